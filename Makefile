@@ -1,0 +1,40 @@
+# Two set-up commands for a fresh machine with Python >= 3.11:
+#   make run   - create .venv, install, start the app on http://localhost:8501
+#   make test  - install test dependencies, run the whole suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8501
+
+.PHONY: run test lint bench install install-dev clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(VENV)/.installed: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+install-dev: $(VENV)/.installed-dev
+
+run: install
+	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true
+
+lint: install-dev
+	$(BIN)/ruff check .
+
+test: install-dev
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+bench: install-dev
+	$(BIN)/python bench/model_bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

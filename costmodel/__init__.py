@@ -1,0 +1,24 @@
+"""Fabric TCO Planner's cost model: 5-year TCO of a GPU training cluster per network fabric.
+
+Pure and vectorised (numpy); never imports streamlit or plotly. Public API::
+
+    evaluate(scenario) -> Result            one scenario, all its fabrics
+    sweep(scenario, nodes=array) -> DataFrame   one row per node count × fabric
+    monte_carlo(scenario, draws, seed) -> MonteCarloResult
+    tornado(scenario, fabric=None) -> DataFrame
+    reliability.daly_interval(save_s, mtbf_s) -> seconds
+    load_scenario(path) -> Scenario
+"""
+
+from . import finance, performance, reliability, topology
+from .api import evaluate, load_scenario, scenario_from_dict, sweep
+from .errors import CatalogError, CostModelError, ScenarioError
+from .presets import list_presets, load_preset
+from .schema import Scenario
+from .uncertainty import monte_carlo, tornado
+
+__all__ = [
+    "CatalogError", "CostModelError", "Scenario", "ScenarioError", "evaluate", "finance",
+    "list_presets", "load_preset", "load_scenario", "monte_carlo", "performance",
+    "reliability", "scenario_from_dict", "sweep", "topology", "tornado",
+]

@@ -1,0 +1,7 @@
+"""``python -m costmodel``: see :mod:`costmodel.cli`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

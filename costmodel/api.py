@@ -1,0 +1,99 @@
+"""The public entry points: evaluate, sweep, load_scenario (Monte Carlo in uncertainty.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from pydantic import ValidationError
+
+from .errors import ScenarioError
+from .inputs import build
+from .recommend import recommend, seed_rule
+from .results import Result, to_frame, to_result
+from .schema import Scenario
+from .tco import compute
+from .validation import MAX_SCENARIO_BYTES, parse_scenario_text, scenario_error
+
+MAX_SWEEP_POINTS = 5_000_000
+
+
+def evaluate(scenario: Scenario) -> Result:
+    """Evaluate one scenario for all its fabrics.
+
+    >>> r = evaluate(Scenario())
+    >>> r.currency, r.baseline, len(r.fabrics)
+    ('USD', 'tcp-100', 4)
+    """
+    built = build(scenario)
+    out = compute(built.inputs, built.structure)
+    ctx = scenario.context
+    family, reasons = seed_rule(scenario.cluster.nodes, scenario.workload.model_params_b,
+                                ctx.budget_tight, ctx.existing_ethernet, ctx.ops_team)
+    rec = recommend(
+        list(scenario.fabrics), built.structure.families, out.tco[0],
+        out.metrics["cost_per_run"][0], out.metrics["fits_plan"][0].astype(bool),
+        {k: v[0] for k, v in out.breakdown.items()},
+        {k: v[0] for k, v in out.metrics.items()}, scenario.workload.schedule, family, reasons,
+    )
+    return to_result(out, rec, scenario.name, scenario.price_book)
+
+
+def sweep(scenario: Scenario, nodes) -> pd.DataFrame:
+    """TCO and metrics for every node count × fabric, one row each, in one vectorised pass.
+
+    ``nodes`` is a 1-D array of node counts (each within the scenario's bounds). The columns
+    are those of :func:`costmodel.results.to_frame` plus ``nodes``.
+
+    >>> df = sweep(Scenario(), nodes=[2, 4, 8])
+    >>> len(df), list(df.columns[:3])
+    (12, ['nodes', 'fabric', 'family'])
+    """
+    arr = np.asarray(nodes, dtype=float).ravel()
+    lo = Scenario.model_fields["cluster"].annotation.model_fields["nodes"].metadata
+    bounds = {type(m).__name__: getattr(m, type(m).__name__.lower()) for m in lo}
+    if arr.size == 0 or arr.size > MAX_SWEEP_POINTS:
+        raise ScenarioError([("nodes", f"give 1 to {MAX_SWEEP_POINTS:,} node counts")])
+    bad = ~np.isfinite(arr) | (arr < bounds["Ge"]) | (arr > bounds["Le"]) | (arr != np.round(arr))
+    if bad.any():
+        raise ScenarioError([(
+            "nodes",
+            f"node counts must be whole numbers from {bounds['Ge']} to {bounds['Le']} "
+            f"(got {arr[bad][0]!r})",
+        )])
+    built = build(scenario)
+    inputs = built.inputs.replace(nodes=arr.reshape(-1, 1))
+    out = compute(inputs, built.structure)
+    return to_frame(out, {"nodes": arr.astype(int)})
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and validate a scenario file (JSON, or YAML by extension ``.yaml``/``.yml``).
+
+    Raises :class:`ScenarioError` naming the field and its allowed range on any problem:
+    unreadable or oversized file, bad syntax, NaN/Inf, wrong types, out-of-range values,
+    unknown fields, excessive nesting.
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        raise ScenarioError([("", f"cannot read {p}: {exc.strerror}")]) from None
+    if size > MAX_SCENARIO_BYTES:
+        raise ScenarioError([("", f"{p.name} is {size:,} bytes; a scenario file may be at "
+                                  f"most {MAX_SCENARIO_BYTES:,} bytes")])
+    raw = p.read_bytes()
+    fmt = "yaml" if p.suffix.lower() in (".yaml", ".yml") else "json"
+    return parse_scenario_text(raw, fmt)
+
+
+def scenario_from_dict(data: dict) -> Scenario:
+    """Validate an already-parsed mapping into a :class:`Scenario` (ScenarioError on failure)."""
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise scenario_error(exc) from None
+
+
+__all__ = ["evaluate", "load_scenario", "scenario_from_dict", "sweep"]

@@ -1,0 +1,226 @@
+"""Loading and validating the data files: references, GPUs, fabrics, price books, defaults.
+
+Every number in ``costmodel/data`` is a :class:`Quantity` — a typical value, an optional
+``low``/``high`` range, a ``source`` key of ``references.yaml`` and an ``as_of`` date. The files
+are read once (``load_catalog`` is cached) with ``yaml.safe_load`` only.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import CatalogError
+
+DATA_DIR = Path(__file__).parent / "data"
+FAMILIES = ("tcp", "roce", "iwarp", "infiniband")
+Family = Literal["tcp", "roce", "iwarp", "infiniband"]
+LossModel = Literal["none", "go_back_n", "mathis"]
+_AS_OF = re.compile(r"^\d{4}-\d{2}$")
+
+
+class Quantity(BaseModel):
+    """One sourced number: typical value with an optional [low, high] range."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    typical: float
+    low: float | None = None
+    high: float | None = None
+    source: str
+    as_of: str
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Quantity:
+        lo = self.typical if self.low is None else self.low
+        hi = self.typical if self.high is None else self.high
+        if not lo <= self.typical <= hi:
+            raise ValueError(f"need low <= typical <= high, got {lo}, {self.typical}, {hi}")
+        if not _AS_OF.match(self.as_of):
+            raise ValueError(f"as_of must be YYYY-MM, got {self.as_of!r}")
+        return self
+
+    @property
+    def lo(self) -> float:
+        """Lower end of the range (the typical value when no range is known)."""
+        return self.typical if self.low is None else self.low
+
+    @property
+    def hi(self) -> float:
+        """Upper end of the range (the typical value when no range is known)."""
+        return self.typical if self.high is None else self.high
+
+
+class Reference(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["measurement", "datasheet", "market", "standard", "assumption", "seed-claim"]
+    title: str
+    url: str = ""
+
+
+class GpuSpec(BaseModel):
+    """Technical figures of one GPU and its reference server (units in the names)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    peak_bf16_tflops: Quantity
+    tdp_w: Quantity
+    memory_gb: Quantity
+    intra_node_gbs: Quantity
+    host_power_kw: Quantity
+    host_cpu_cores: Quantity
+    default_gpus_per_node: Quantity
+    default_nics_per_node: Quantity
+
+
+class FabricSpec(BaseModel):
+    """Technical figures of one fabric generation (see fabrics.yaml for definitions)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    family: Family
+    name: str
+    name_zh: str
+    loss_model: LossModel
+    port_gbps: Quantity
+    latency_us: Quantity
+    hop_latency_us: Quantity
+    efficiency: Quantity
+    loss_rate: Quantity
+    mtu_bytes: Quantity
+    tcp_flows_per_port: Quantity
+    cpu_cores_per_100gbps: Quantity
+    nic_power_w: Quantity
+    switch_radix: Quantity
+    switch_power_w: Quantity
+    optic_power_w: Quantity
+    ops_factor: Quantity
+    interruption_rate_per_endpoint_hour: Quantity
+
+
+class GpuPrices(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    server_price: Quantity
+    rental_per_gpu_hour: Quantity
+
+
+class FabricPrices(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    nic_price: Quantity
+    switch_price: Quantity
+    cable_price: Quantity
+    optic_price: Quantity
+    install_per_node: Quantity
+
+
+class PriceBook(BaseModel):
+    """A named set of prices in one currency; every GPU and fabric of the catalog is priced."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$")
+    name: str
+    name_zh: str = ""
+    currency: Literal["USD", "CNY", "EUR"]
+    as_of: str
+    gpus: dict[str, GpuPrices]
+    fabrics: dict[str, FabricPrices]
+
+
+class Catalog(BaseModel):
+    """Everything read from ``costmodel/data``: the single source of default numbers."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    references: dict[str, Reference]
+    gpus: dict[str, GpuSpec]
+    fabrics: dict[str, FabricSpec]
+    fabric_seed_claims: dict
+    price_books: dict[str, PriceBook]
+    model: dict[str, Quantity]
+    scenario_defaults: dict[str, dict[str, Quantity]]
+    fx_per_usd: dict[str, Quantity]
+    blank_scenario: dict
+
+    def default(self, group: str, name: str) -> float:
+        """Typical default of scenario input ``group.name``."""
+        return self.scenario_defaults[group][name].typical
+
+    def constant(self, name: str) -> float:
+        """Typical value of model constant ``name``."""
+        return self.model[name].typical
+
+    def price_book(self, book_id: str) -> PriceBook:
+        """The price book ``book_id``; raises :class:`CatalogError` naming the known ids."""
+        try:
+            return self.price_books[book_id]
+        except KeyError:
+            known = ", ".join(sorted(self.price_books))
+            raise CatalogError(f"unknown price book {book_id!r}; known: {known}") from None
+
+
+def _read_yaml(path: Path) -> dict:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except (OSError, yaml.YAMLError) as exc:
+        raise CatalogError(f"cannot read {path.name}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise CatalogError(f"{path.name}: expected a mapping at the top level")
+    return data
+
+
+def _check_sources(catalog: Catalog) -> None:
+    """Every quantity must name a known reference and every item must be priced."""
+
+    def walk(obj, where: str):
+        if isinstance(obj, Quantity):
+            if obj.source not in catalog.references:
+                raise CatalogError(f"{where}: unknown source key {obj.source!r}")
+        elif isinstance(obj, BaseModel):
+            for name in type(obj).model_fields:
+                walk(getattr(obj, name), f"{where}.{name}")
+        elif isinstance(obj, dict):
+            for key, val in obj.items():
+                walk(val, f"{where}.{key}")
+
+    for field in ("gpus", "fabrics", "price_books", "model", "scenario_defaults", "fx_per_usd"):
+        walk(getattr(catalog, field), field)
+    for book in catalog.price_books.values():
+        missing = (set(catalog.gpus) - set(book.gpus)) | (set(catalog.fabrics) - set(book.fabrics))
+        extra = (set(book.gpus) - set(catalog.gpus)) | (set(book.fabrics) - set(catalog.fabrics))
+        if missing or extra:
+            raise CatalogError(
+                f"price book {book.id!r}: missing {sorted(missing)}, unknown {sorted(extra)}"
+            )
+
+
+@functools.lru_cache(maxsize=4)
+def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
+    """Read and validate every data file under ``data_dir`` (cached; the result is frozen)."""
+    refs = _read_yaml(data_dir / "references.yaml")["references"]
+    gpus = _read_yaml(data_dir / "gpus.yaml")["gpus"]
+    fab = _read_yaml(data_dir / "fabrics.yaml")
+    defaults = _read_yaml(data_dir / "defaults.yaml")
+    books = {}
+    for path in sorted((data_dir / "pricebooks").glob("*.yaml")):
+        raw = _read_yaml(path)
+        books[raw.get("id", path.stem)] = raw
+    try:
+        catalog = Catalog(
+            references=refs,
+            gpus=gpus,
+            fabrics=fab["fabrics"],
+            fabric_seed_claims=fab.get("seed_claims", {}),
+            price_books=books,
+            model=defaults["model"],
+            scenario_defaults=defaults["scenario"],
+            fx_per_usd=defaults["fx_per_usd"],
+            blank_scenario=defaults["blank_scenario"],
+        )
+    except (ValidationError, KeyError) as exc:
+        raise CatalogError(f"catalog in {data_dir} is invalid: {exc}") from exc
+    _check_sources(catalog)
+    return catalog

@@ -1,0 +1,208 @@
+"""Command line: ``python -m costmodel {presets,preset,compare,sweep,claims,risk}``.
+
+Bad input exits with code 2 and one message naming the field and its allowed range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+import pandas as pd
+
+from .api import evaluate, load_scenario, sweep
+from .claims import check_all
+from .errors import CostModelError, ScenarioError
+from .formatting import format_money, format_number, format_share
+from .presets import get_preset, list_presets, load_preset
+from .uncertainty import MAX_DRAWS, monte_carlo, tornado
+
+MAX_SWEEP_SPEC_POINTS = 1_000_000
+EXIT_BAD_INPUT = 2
+
+
+def _scenario(args):
+    if args.preset and args.scenario:
+        raise ScenarioError([("", "give either a scenario file or --preset, not both")])
+    if args.preset:
+        return load_preset(args.preset)
+    if not args.scenario:
+        raise ScenarioError([("", "give a scenario file (JSON) or --preset ID")])
+    return load_scenario(args.scenario)
+
+
+def parse_nodes(spec: str) -> np.ndarray:
+    """Node counts from ``A:B`` (every integer), ``A:B:STEP`` or ``A,B,C``.
+
+    >>> parse_nodes("2:5").tolist(), parse_nodes("2:10:4").tolist(), parse_nodes("8,2").tolist()
+    ([2, 3, 4, 5], [2, 6, 10], [8, 2])
+    """
+    try:
+        if ":" in spec:
+            parts = [int(x) for x in spec.split(":")]
+            if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2] < 1):
+                raise ValueError
+            lo, hi = parts[0], parts[1]
+            step = parts[2] if len(parts) == 3 else 1
+            if hi < lo or (hi - lo) // step + 1 > MAX_SWEEP_SPEC_POINTS:
+                raise ValueError
+            return np.arange(lo, hi + 1, step)
+        values = [int(x) for x in spec.split(",")]
+        if not values or len(values) > MAX_SWEEP_SPEC_POINTS:
+            raise ValueError
+        return np.array(values)
+    except ValueError:
+        raise ScenarioError([("--nodes", f"expected A:B, A:B:STEP or A,B,C with whole numbers "
+                                         f"(at most {MAX_SWEEP_SPEC_POINTS:,} values), got "
+                                         f"{spec[:40]!r}")]) from None
+
+
+def _compare_table(res) -> str:
+    cur = res.currency
+    rows = {
+        "family": [f.family for f in res.fabrics],
+        f"TCO {res.horizon_years} y": [format_money(f.tco_total, cur) for f in res.fabrics],
+        "Δ vs baseline": [format_money(f.delta_vs_baseline, cur) for f in res.fabrics],
+        "NPV": [format_money(f.npv, cur) for f in res.fabrics],
+        "payback (y)": [format_number(f.payback_years) for f in res.fabrics],
+    }
+    for cat in res.fabrics[0].breakdown:
+        rows[f"  {cat}"] = [format_money(f.breakdown[cat], cur) for f in res.fabrics]
+    m = lambda key: [f.metrics[key] for f in res.fabrics]  # noqa: E731
+    rows.update({
+        "NIC Gb/s per node": [format_number(x, 0) for x in m("nic_gbps")],
+        "all-reduce busbw GB/s": [format_number(x, 1) for x in m("allreduce_busbw_gbs")],
+        "step time s": [format_number(x, 2) for x in m("step_time_s")],
+        "GPU utilisation": [format_share(x) for x in m("gpu_utilization")],
+        "MFU": [format_share(x) for x in m("mfu")],
+        "days per run": [format_number(x, 2) for x in m("run_days")],
+        "runs per year": [format_number(x, 2) for x in m("runs_per_year")],
+        "fits plan": ["yes" if f.fits_plan else "NO" for f in res.fabrics],
+        "goodput": [format_share(x) for x in m("goodput")],
+        "interruptions / y": [format_number(x, 2) for x in m("interruptions_per_year")],
+        "checkpoint every h": [format_number(x, 2) for x in m("checkpoint_interval_h")],
+        "switches": [format_number(x, 0) for x in m("switches")],
+        "CPU overhead": [format_share(x, 2) for x in m("cpu_overhead_share")],
+        "cost per run": [format_money(x, cur) for x in m("cost_per_run")],
+    })
+    df = pd.DataFrame(rows, index=[f.id for f in res.fabrics]).T
+    rec = res.recommendation
+    lines = [f"{res.name} — scope {res.scope}, {res.currency}, price book {res.price_book}, "
+             f"baseline {res.baseline}", df.to_string(), "",
+             f"seed rule: {rec.rule or '—'} ({rec.rule_family}); cost-optimal: "
+             f"{rec.cost_optimal} (by {rec.metric})"]
+    lines += [f"  - {r}" for r in rec.reasons]
+    return "\n".join(lines)
+
+
+def cmd_presets(args) -> None:
+    for pid in list_presets():
+        print(f"{pid}\t{get_preset(pid).title}")
+
+
+def cmd_preset(args) -> None:
+    print(json.dumps(load_preset(args.id).model_dump(mode="json"), indent=2, ensure_ascii=False))
+
+
+def cmd_compare(args) -> None:
+    res = evaluate(_scenario(args))
+    if args.format == "json":
+        print(json.dumps(res.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
+    elif args.format == "csv":
+        sys.stdout.write(res.table().to_csv(index=False))
+    else:
+        print(_compare_table(res))
+
+
+def cmd_sweep(args) -> None:
+    df = sweep(_scenario(args), parse_nodes(args.nodes))
+    if args.format == "json":
+        print(df.to_json(orient="records"))
+    elif args.format == "table":
+        cols = ["nodes", "fabric", "tco_total", "delta_vs_baseline", "run_days", "cost_per_run"]
+        print(df[cols].to_string(index=False))
+    else:
+        sys.stdout.write(df.to_csv(index=False))
+
+
+def _fmt_claim(x) -> str:
+    if isinstance(x, tuple | list):
+        lo, hi = x
+        return f"≥ {lo:,.4g}" if hi >= 1e11 else f"{lo:,.4g} – {hi:,.4g}"
+    return f"{x:,.4g}"
+
+
+def cmd_claims(args) -> None:
+    checks = check_all()
+    if args.format == "json":
+        print(json.dumps([c.__dict__ for c in checks], indent=2, ensure_ascii=False))
+        return
+    for c in checks:
+        verdict = "reproduced (±25 %)" if c.reproduced else "NOT reproduced"
+        print(f"[{c.preset}] {c.text}\n    {c.metric} on {c.fabric}: claimed "
+              f"{_fmt_claim(c.claimed)}, modelled {c.modelled:,.4g} → {verdict}\n"
+              f"    why: {c.explanation}")
+
+
+def cmd_risk(args) -> None:
+    scenario = _scenario(args)
+    if not 1 <= args.draws <= MAX_DRAWS:
+        raise ScenarioError([("--draws", f"allowed: 1 to {MAX_DRAWS:,} (got {args.draws})")])
+    mc = monte_carlo(scenario, draws=args.draws, seed=args.seed)
+    print(f"Monte Carlo, {args.draws:,} draws, seed {args.seed} ({mc.currency})")
+    print(mc.summary().to_string(index=False))
+    print("\nTornado of ΔTCO vs baseline")
+    cols = ["parameter", "fabric", "low_value", "high_value", "delta_low", "delta_high"]
+    print(tornado(scenario, args.fabric).head(args.top)[cols].to_string(index=False))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m costmodel",
+                                 description="Fabric TCO Planner cost model")
+    sub = ap.add_subparsers(dest="command", required=True)
+    sub.add_parser("presets", help="list preset ids").set_defaults(func=cmd_presets)
+    p = sub.add_parser("preset", help="print a preset's scenario as JSON")
+    p.add_argument("id")
+    p.set_defaults(func=cmd_preset)
+
+    def scenario_args(p):
+        p.add_argument("scenario", nargs="?", help="scenario JSON file")
+        p.add_argument("--preset", help="preset id instead of a file")
+
+    p = sub.add_parser("compare", help="compare the scenario's fabrics")
+    scenario_args(p)
+    p.add_argument("--format", choices=("table", "json", "csv"), default="table")
+    p.set_defaults(func=cmd_compare)
+    p = sub.add_parser("sweep", help="TCO against node count")
+    scenario_args(p)
+    p.add_argument("--nodes", required=True, help="A:B, A:B:STEP or A,B,C")
+    p.add_argument("--format", choices=("csv", "json", "table"), default="csv")
+    p.set_defaults(func=cmd_sweep)
+    p = sub.add_parser("claims", help="the article's claims beside the model's figures")
+    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.set_defaults(func=cmd_claims)
+    p = sub.add_parser("risk", help="Monte Carlo summary and tornado")
+    scenario_args(p)
+    p.add_argument("--draws", type=int, default=10_000)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--fabric", help="fabric for the tornado (default: first non-baseline)")
+    p.add_argument("--top", type=int, default=12)
+    p.set_defaults(func=cmd_risk)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except ScenarioError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (CostModelError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+    return 0

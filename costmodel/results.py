@@ -1,0 +1,187 @@
+"""Typed results: per-fabric figures of one scenario, and tidy tables of batches.
+
+Conventions: money in the price book's currency, positive = cost. ``npv`` follows the
+numpy-financial sign convention (cash out is negative), so it is ``-pv_cost``.
+``delta_vs_baseline = tco_total - baseline tco_total`` (negative = the fabric saves money).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from . import finance
+from .catalog import load_catalog
+from .recommend import Recommendation
+from .tco import CATEGORIES, Outputs
+
+#: Per-fabric metrics copied from the model outputs into results and tables.
+METRIC_KEYS = (
+    "nic_gbps", "allreduce_busbw_gbs", "latency_us", "effective_efficiency", "step_time_s",
+    "compute_time_s", "comm_time_s", "exposed_comm_s", "bytes_per_node_step",
+    "gpu_utilization", "mfu", "run_days", "runs_per_year", "busy_hours_per_year", "plan_load",
+    "goodput", "mtbf_hours", "checkpoint_interval_h", "checkpoint_save_s",
+    "interruptions_per_year", "network_interruptions_per_year", "lost_hours_per_year",
+    "switches", "tiers", "transceivers", "cables", "network_power_kw", "energy_kwh_per_year",
+    "cpu_overhead_share", "value_of_cluster_hour", "cost_per_run", "cost_per_mtok",
+    "cost_per_useful_gpu_hour",
+)
+
+
+def _clean(x) -> float | None:
+    """A JSON-safe float: NaN and infinities become None."""
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+@dataclass(frozen=True)
+class FabricResult:
+    """Everything the model says about one fabric in one scenario."""
+
+    id: str
+    family: str
+    name: str
+    name_zh: str
+    tco_total: float
+    npv: float
+    pv_cost: float
+    delta_vs_baseline: float
+    ratio_vs_baseline: float
+    fits_plan: bool
+    network_capex_purchase: float
+    compute_capex_purchase: float
+    payback_years: float | None
+    irr: float | None
+    breakdown: dict[str, float]
+    yearly: list[dict[str, float]]
+    metrics: dict[str, float | None]
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        metrics = d.pop("metrics")
+        d.update(metrics)
+        return d
+
+
+@dataclass(frozen=True)
+class Result:
+    """The result of :func:`costmodel.evaluate`: one scenario, all its fabrics."""
+
+    name: str
+    currency: str
+    horizon_years: int
+    scope: str
+    baseline: str
+    price_book: str
+    fabrics: list[FabricResult]
+    recommendation: Recommendation
+    extra: dict = field(default_factory=dict)
+
+    def fabric(self, fabric_id: str) -> FabricResult:
+        """The result of one fabric by id."""
+        for f in self.fabrics:
+            if f.id == fabric_id:
+                return f
+        raise KeyError(fabric_id)
+
+    def to_dict(self) -> dict:
+        """The JSON document of ``python -m costmodel compare --format json``."""
+        return {
+            "name": self.name,
+            "currency": self.currency,
+            "horizon_years": self.horizon_years,
+            "scope": self.scope,
+            "baseline": self.baseline,
+            "price_book": self.price_book,
+            "fabrics": [f.to_dict() for f in self.fabrics],
+            "recommendation": {
+                "rule": self.recommendation.rule,
+                "rule_family": self.recommendation.rule_family,
+                "cost_optimal": self.recommendation.cost_optimal,
+                "metric": self.recommendation.metric,
+                "reasons": list(self.recommendation.reasons),
+            },
+        }
+
+    def table(self) -> pd.DataFrame:
+        """One row per fabric: totals, breakdown and metrics."""
+        return pd.DataFrame([
+            {k: v for k, v in f.to_dict().items() if k != "yearly"}
+            | {f"breakdown_{k}": v for k, v in f.breakdown.items()}
+            for f in self.fabrics
+        ]).drop(columns=["breakdown"])
+
+
+def savings_vs_baseline(out: Outputs) -> np.ndarray:
+    """Yearly savings of each fabric against the baseline, ``(S, F, H+1)`` (positive = saves)."""
+    yearly = out.yearly_total()
+    base = yearly[:, out.structure.baseline_index : out.structure.baseline_index + 1, :]
+    return base - yearly
+
+
+def to_frame(out: Outputs, extra_columns: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
+    """A tidy table, one row per batch row × fabric (row-major: all fabrics of row 0 first)."""
+    st = out.structure
+    s, f = out.tco.shape
+    base = out.tco[:, st.baseline_index : st.baseline_index + 1]
+    cols: dict[str, np.ndarray] = {}
+    for name, arr in (extra_columns or {}).items():
+        cols[name] = np.repeat(np.asarray(arr).reshape(s), f)
+    cols["fabric"] = np.tile(np.array(st.fabric_ids, dtype=object), s)
+    cols["family"] = np.tile(np.array(st.families, dtype=object), s)
+    cols["tco_total"] = out.tco.ravel()
+    cols["npv"] = -out.pv_cost.ravel()
+    cols["delta_vs_baseline"] = (out.tco - base).ravel()
+    cols["ratio_vs_baseline"] = (out.tco / base).ravel()
+    cols["payback_years"] = finance.payback_years(savings_vs_baseline(out)).ravel()
+    for cat in CATEGORIES:
+        cols[cat] = out.breakdown[cat].ravel()
+    cols["fits_plan"] = out.metrics["fits_plan"].ravel().astype(bool)
+    for key in METRIC_KEYS:
+        cols[key] = np.ascontiguousarray(out.metrics[key]).ravel()
+    return pd.DataFrame(cols)
+
+
+def to_result(out: Outputs, recommendation: Recommendation, name: str, price_book: str) -> Result:
+    """Per-fabric results of a single-row output (``S == 1``)."""
+    st = out.structure
+    cat = load_catalog()
+    yearly = out.yearly()
+    total_y = out.yearly_total()
+    savings = savings_vs_baseline(out)
+    payback = finance.payback_years(savings)[0]
+    irr = finance.irr(savings)[0]
+    base_tco = float(out.tco[0, st.baseline_index])
+    fabrics = []
+    for j, fid in enumerate(st.fabric_ids):
+        spec = cat.fabrics[fid]
+        is_base = j == st.baseline_index
+        rows = []
+        for year in range(st.horizon_years + 1):
+            row = {"year": year, "total": float(total_y[0, j, year])}
+            row.update({c: float(yearly[c][0, j, year]) for c in CATEGORIES})
+            rows.append(row)
+        fabrics.append(FabricResult(
+            id=fid, family=spec.family, name=spec.name, name_zh=spec.name_zh,
+            tco_total=float(out.tco[0, j]),
+            npv=-float(out.pv_cost[0, j]),
+            pv_cost=float(out.pv_cost[0, j]),
+            delta_vs_baseline=float(out.tco[0, j]) - base_tco,
+            ratio_vs_baseline=float(out.tco[0, j]) / base_tco,
+            fits_plan=bool(out.metrics["fits_plan"][0, j]),
+            network_capex_purchase=float(out.amounts["network_capex"][0, j]),
+            compute_capex_purchase=float(out.amounts["compute_capex"][0, j]),
+            payback_years=None if is_base else _clean(payback[j]),
+            irr=None if is_base else _clean(irr[j]),
+            breakdown={c: float(out.breakdown[c][0, j]) for c in CATEGORIES},
+            yearly=rows,
+            metrics={k: _clean(out.metrics[k][0, j]) for k in METRIC_KEYS},
+        ))
+    return Result(
+        name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,
+        baseline=st.fabric_ids[st.baseline_index], price_book=price_book, fabrics=fabrics,
+        recommendation=recommendation,
+    )

@@ -1,0 +1,253 @@
+"""The validated input of the model: a :class:`Scenario` (pydantic v2).
+
+Every numeric field has explicit bounds and its unit in its name or description; unknown
+fields, NaN and infinities are rejected. Default values come from ``data/defaults.yaml``
+(through the catalog), never from literals here. Bounds are validation limits, not defaults.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from .catalog import load_catalog
+
+_CAT = load_catalog()
+
+
+def _d(group: str, name: str) -> float:
+    return _CAT.default(group, name)
+
+
+_STRICT = ConfigDict(extra="forbid", allow_inf_nan=False, validate_default=True, frozen=True)
+CatalogId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
+
+
+class Cluster(BaseModel):
+    """The GPU servers."""
+
+    model_config = _STRICT
+    nodes: int = Field(int(_d("cluster", "nodes")), ge=1, le=100_000, description="GPU servers in the cluster [count]")
+    gpu: CatalogId = Field(_CAT.blank_scenario["gpu"], description="GPU type: an id of the GPU catalog")
+    gpus_per_node: int | None = Field(
+        None, ge=1, le=16, description="GPUs per server [count]; empty = the GPU's reference server"
+    )
+    nics_per_node: int | None = Field(
+        None,
+        ge=1,
+        le=16,
+        description="compute-fabric NIC ports ('rails') per server [count]; empty = the GPU's reference server",
+    )
+    server_price: float | None = Field(
+        None,
+        ge=0,
+        le=1e8,
+        description="price of one server without fabric NICs [currency]; empty = the price book's",
+    )
+    host_power_kw: float | None = Field(
+        None, ge=0, le=50, description="non-GPU power of one server [kW]; empty = catalog"
+    )
+    host_cpu_cost_share: float = Field(
+        _d("cluster", "host_cpu_cost_share"),
+        ge=0,
+        le=1,
+        description="share of the server price that is host CPU and memory [0-1]",
+    )
+    host_cpu_power_share: float = Field(
+        _d("cluster", "host_cpu_power_share"),
+        ge=0,
+        le=1,
+        description="share of the host (non-GPU) power drawn by CPUs and memory [0-1]",
+    )
+
+
+class Workload(BaseModel):
+    """The training plan."""
+
+    model_config = _STRICT
+    model_params_b: float = Field(
+        _d("workload", "model_params_b"), gt=0, le=100_000, description="model parameters [billions]"
+    )
+    tokens_per_run_b: float = Field(
+        _d("workload", "tokens_per_run_b"),
+        gt=0,
+        le=1_000_000,
+        description="tokens processed by one training run [billions]",
+    )
+    global_batch_tokens_m: float = Field(
+        _d("workload", "global_batch_tokens_m"), gt=0, le=1_000, description="tokens per optimizer step [millions]"
+    )
+    compute_efficiency: float = Field(
+        _d("workload", "compute_efficiency"),
+        ge=0.01,
+        le=1,
+        description="MFU the job reaches with an infinitely fast network [0-1]",
+    )
+    full_recompute: bool = Field(
+        False, description="full activation recomputation (8 instead of 6 FLOP per parameter-token)"
+    )
+    parallelism: Literal["dp", "fsdp", "pipeline"] = Field(
+        "dp",
+        description="across nodes: data parallel (tensor parallel inside the node), "
+        "FSDP/ZeRO-3, or pipeline stages × data parallel",
+    )
+    pipeline_stages: int = Field(
+        int(_d("workload", "pipeline_stages")), ge=1, le=1024, description="pipeline stages across nodes [count]"
+    )
+    pipeline_microbatches: int = Field(
+        int(_d("workload", "pipeline_microbatches")),
+        ge=1,
+        le=65_536,
+        description="micro-batches per step in the pipeline schedule [count]",
+    )
+    grad_bytes: float = Field(_d("workload", "grad_bytes"), ge=0.5, le=8, description="bytes per gradient element [B]")
+    hidden_size: int | None = Field(
+        None, ge=64, le=1_000_000, description="model width d_model; empty = from the parameter count"
+    )
+    schedule: Literal["plan", "always_busy"] = Field(
+        "plan", description="'plan': run runs_per_year runs; 'always_busy': run back to back all year"
+    )
+    runs_per_year: float = Field(
+        _d("workload", "runs_per_year"), gt=0, le=100_000, description="training runs planned per year [count]"
+    )
+
+
+class Facility(BaseModel):
+    """Power and cooling."""
+
+    model_config = _STRICT
+    pue: float = Field(_d("facility", "pue"), ge=1.0, le=3.0, description="power usage effectiveness [ratio]")
+    electricity_price_per_kwh: float = Field(
+        _d("facility", "electricity_price_per_kwh"), ge=0, le=10, description="electricity price [currency/kWh]"
+    )
+    gpu_busy_power_frac: float = Field(
+        _d("facility", "gpu_busy_power_frac"),
+        ge=0,
+        le=1.2,
+        description="GPU power while training, share of TDP [0-1.2]",
+    )
+    gpu_idle_power_frac: float = Field(
+        _d("facility", "gpu_idle_power_frac"), ge=0, le=1, description="GPU power while idle, share of TDP [0-1]"
+    )
+
+
+class Operations(BaseModel):
+    """Staff, maintenance, checkpointing and the value of time."""
+
+    model_config = _STRICT
+    cluster_ops_cost_per_node_year: float = Field(
+        _d("operations", "cluster_ops_cost_per_node_year"),
+        ge=0,
+        le=1e7,
+        description="systems staff cost per server per year [currency]",
+    )
+    network_ops_cost_per_node_year: float = Field(
+        _d("operations", "network_ops_cost_per_node_year"),
+        ge=0,
+        le=1e7,
+        description="network staff cost per server per year for plain TCP Ethernet [currency]; "
+        "scaled by the fabric's ops factor",
+    )
+    maintenance_frac_per_year: float = Field(
+        _d("operations", "maintenance_frac_per_year"),
+        ge=0,
+        le=0.5,
+        description="support contracts and spares per year, share of capex [0-0.5]",
+    )
+    checkpoint_write_gbs_per_node: float = Field(
+        _d("operations", "checkpoint_write_gbs_per_node"),
+        gt=0,
+        le=1_000,
+        description="checkpoint write bandwidth per server [GB/s]",
+    )
+    restart_minutes: float = Field(
+        _d("operations", "restart_minutes"),
+        ge=0,
+        le=1_440,
+        description="time to detect a failure, reschedule and reload [min]",
+    )
+    value_of_cluster_hour: float | None = Field(
+        None,
+        ge=0,
+        le=1e8,
+        description="cost of one lost cluster-hour [currency/h]; empty = GPU rental rate × GPUs",
+    )
+
+
+class Finance(BaseModel):
+    """Horizon, discounting and payment."""
+
+    model_config = _STRICT
+    horizon_years: int = Field(int(_d("finance", "horizon_years")), ge=1, le=15, description="TCO horizon [years]")
+    discount_rate: float = Field(
+        _d("finance", "discount_rate"), ge=0, le=0.5, description="yearly discount rate for NPV [0-0.5]"
+    )
+    payment: Literal["upfront", "instalments"] = Field("upfront", description="how capex is paid")
+    instalment_months: int = Field(
+        int(_d("finance", "instalment_months")), ge=1, le=180, description="instalment term [months]"
+    )
+    instalment_rate_annual: float = Field(
+        _d("finance", "instalment_rate_annual"), ge=0, le=0.5, description="instalment interest rate per year [0-0.5]"
+    )
+    residual_value_frac: float = Field(
+        _d("finance", "residual_value_frac"),
+        ge=0,
+        le=0.9,
+        description="resale value at the end of the horizon, share of capex [0-0.9]",
+    )
+
+
+class Context(BaseModel):
+    """Facts the seed article's decision tree asks about (not used by the cost model)."""
+
+    model_config = _STRICT
+    budget_tight: bool = Field(False, description="initial budget is tight")
+    existing_ethernet: bool = Field(False, description="a good Ethernet fabric already exists")
+    ops_team: Literal["weak", "strong"] = Field("strong", description="network operations team")
+
+
+class Scenario(BaseModel):
+    """A whole what-if: cluster, workload, facility, operations, finance, scope and fabrics."""
+
+    model_config = _STRICT
+    name: str = Field("Untitled scenario", min_length=1, max_length=200, description="free text")
+    price_book: CatalogId = Field("public", description="id of the price book to use")
+    scope: Literal["cluster", "fabric"] = Field(
+        "cluster", description="'cluster': whole-cluster TCO; 'fabric': network-attributable costs only"
+    )
+    cluster: Cluster = Field(default_factory=Cluster)
+    workload: Workload = Field(default_factory=Workload)
+    facility: Facility = Field(default_factory=Facility)
+    operations: Operations = Field(default_factory=Operations)
+    finance: Finance = Field(default_factory=Finance)
+    context: Context = Field(default_factory=Context)
+    fabrics: list[CatalogId] = Field(
+        default_factory=lambda: list(_CAT.blank_scenario["fabrics"]),
+        min_length=1,
+        max_length=12,
+        description="fabric ids to compare",
+    )
+    baseline: CatalogId = Field(_CAT.blank_scenario["baseline"], description="the fabric the others are compared with")
+
+    @model_validator(mode="after")
+    def _check_ids(self) -> Scenario:
+        if self.cluster.gpu not in _CAT.gpus:
+            raise ValueError(f"cluster.gpu: unknown GPU {self.cluster.gpu!r}; allowed: {', '.join(_CAT.gpus)}")
+        unknown = [f for f in self.fabrics if f not in _CAT.fabrics]
+        if unknown:
+            raise ValueError(f"fabrics: unknown fabric {unknown[0]!r}; allowed: {', '.join(_CAT.fabrics)}")
+        if len(set(self.fabrics)) != len(self.fabrics):
+            raise ValueError("fabrics: each fabric may appear once")
+        if self.baseline not in self.fabrics:
+            raise ValueError(f"baseline: {self.baseline!r} must be one of fabrics {self.fabrics}")
+        if self.price_book not in _CAT.price_books:
+            raise ValueError(
+                f"price_book: unknown price book {self.price_book!r}; allowed: {', '.join(_CAT.price_books)}"
+            )
+        if self.finance.payment == "instalments" and (self.finance.instalment_months > 12 * self.finance.horizon_years):
+            raise ValueError(
+                "finance.instalment_months: must be at most 12 × horizon_years "
+                f"({12 * self.finance.horizon_years}) so every instalment falls in the horizon"
+            )
+        return self

@@ -1,0 +1,193 @@
+"""Monte Carlo over the catalog's low/typical/high ranges, and the tornado of ΔTCO.
+
+Both reuse :func:`costmodel.tco.compute` on a batch: each draw or each swing is one row.
+Draws are triangular(low, typical, high), independent per quantity and per fabric, taken
+from one ``Generator.random`` call and the inverse CDF (vectorised; reproducible by seed).
+
+References
+----------
+.. [1] D. Vose, Risk Analysis: A Quantitative Guide, 3rd ed., Wiley 2008 (triangular
+   distribution, tornado charts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .catalog import load_catalog
+from .inputs import Inputs, Uncertain, build
+from .schema import Scenario
+from .tco import compute
+
+MAX_DRAWS = 1_000_000
+PERCENTILES = (10, 50, 90)
+
+#: Scenario inputs swung by ± tornado_swing_frac in the tornado, with their allowed bounds.
+SCENARIO_SWINGS = {
+    "nodes": (1, 100_000),
+    "params": (1e7, 1e14),
+    "batch_tokens": (1e3, 1e9),
+    "compute_efficiency": (0.01, 1.0),
+    "runs_per_year": (1e-9, 1e5),
+    "pue": (1.0, 3.0),
+    "electricity_price": (0.0, 10.0),
+    "network_ops_per_node_year": (0.0, 1e7),
+    "maintenance_frac": (0.0, 0.5),
+    "restart_s": (0.0, 86_400.0),
+    "ckpt_write_Bps_per_node": (1e7, 1e12),
+    "discount_rate": (0.0, 0.5),
+}
+
+
+def triangular_ppf(u, low, mode, high):
+    """Inverse CDF of the triangular distribution (vectorised); ``low == high`` gives ``low``.
+
+    >>> float(triangular_ppf(0.5, 0.0, 0.5, 1.0))
+    0.5
+    """
+    span = high - low
+    safe = np.where(span > 0, span, 1.0)
+    c = (mode - low) / safe
+    left = low + np.sqrt(u * span * (mode - low))
+    right = high - np.sqrt((1.0 - u) * span * (high - mode))
+    return np.where(span > 0, np.where(u < c, left, right), low)
+
+
+@dataclass(frozen=True)
+class MonteCarloResult:
+    """TCO per draw and fabric, ``(draws, F)``, with summary statistics."""
+
+    fabric_ids: tuple[str, ...]
+    baseline: str
+    currency: str
+    tco: np.ndarray
+    run_days: np.ndarray
+    seed: int
+
+    @property
+    def delta(self) -> np.ndarray:
+        """TCO minus the baseline's TCO in the same draw, ``(draws, F)``."""
+        j = self.fabric_ids.index(self.baseline)
+        return self.tco - self.tco[:, j : j + 1]
+
+    def summary(self) -> pd.DataFrame:
+        """Per fabric: mean, P10/P50/P90 of TCO and ΔTCO, and P(cheaper than the baseline)."""
+        pct = np.percentile(self.tco, PERCENTILES, axis=0)
+        dpct = np.percentile(self.delta, PERCENTILES, axis=0)
+        rows = []
+        for j, fid in enumerate(self.fabric_ids):
+            row = {"fabric": fid, "mean": float(self.tco[:, j].mean())}
+            row.update({f"p{p}": float(pct[i, j]) for i, p in enumerate(PERCENTILES)})
+            row.update({f"delta_p{p}": float(dpct[i, j]) for i, p in enumerate(PERCENTILES)})
+            row["prob_cheaper_than_baseline"] = float((self.delta[:, j] < 0).mean())
+            rows.append(row)
+        return pd.DataFrame(rows)
+
+
+def _draw(uncertain: list[Uncertain], draws: int, rng: np.random.Generator) -> dict:
+    widths = [u.typical.shape[1] for u in uncertain]
+    low = np.concatenate([u.low for u in uncertain], axis=1)
+    mode = np.concatenate([u.typical for u in uncertain], axis=1)
+    high = np.concatenate([u.high for u in uncertain], axis=1)
+    values = triangular_ppf(rng.random((draws, low.shape[1])), low, mode, high)
+    out, start = {}, 0
+    for u, w in zip(uncertain, widths, strict=False):
+        out[u.name] = values[:, start : start + w]
+        start += w
+    return out
+
+
+def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> MonteCarloResult:
+    """Draw every ranged catalog quantity ``draws`` times and evaluate all fabrics at once.
+
+    >>> mc = monte_carlo(Scenario(), draws=200, seed=1)
+    >>> mc.tco.shape
+    (200, 4)
+    """
+    if not 1 <= int(draws) <= MAX_DRAWS:
+        raise ValueError(f"draws must be between 1 and {MAX_DRAWS:,}")
+    built = build(scenario)
+    rng = np.random.default_rng(seed)
+    drawn = _draw(built.uncertain, int(draws), rng)
+    out = compute(built.inputs.replace(**drawn), built.structure)
+    return MonteCarloResult(
+        fabric_ids=built.structure.fabric_ids, baseline=scenario.baseline,
+        currency=built.structure.currency, tco=out.tco, run_days=out.metrics["run_days"],
+        seed=seed,
+    )
+
+
+def _swing_rows(built, fabric_j: int, base_j: int, swing: float):
+    """(name, fabric or None, low array dict, high array dict) for each tornado input."""
+    p: Inputs = built.inputs
+    rows = []
+    for u in built.uncertain:
+        if u.per_fabric:
+            for j in dict.fromkeys((fabric_j, base_j)):
+                lo, hi = u.typical.copy(), u.typical.copy()
+                lo[0, j], hi[0, j] = u.low[0, j], u.high[0, j]
+                rows.append((u.name, built.structure.fabric_ids[j], lo, hi))
+        else:
+            rows.append((u.name, None, u.low, u.high))
+    for name, (lo_b, hi_b) in SCENARIO_SWINGS.items():
+        typ = getattr(p, name)
+        lo = np.clip(typ * (1.0 - swing), lo_b, hi_b)
+        hi = np.clip(typ * (1.0 + swing), lo_b, hi_b)
+        if name == "nodes":
+            lo, hi = np.maximum(1.0, np.round(lo)), np.round(hi)
+        rows.append((name, None, lo, hi))
+    return rows
+
+
+def tornado(scenario: Scenario, fabric: str | None = None) -> pd.DataFrame:
+    """Swing each input to its low and high and record ΔTCO of ``fabric`` vs the baseline.
+
+    Ranged catalog quantities swing over their [low, high]; scenario inputs by ± the
+    ``tornado_swing_frac`` of defaults.yaml. ``fabric`` defaults to the first non-baseline
+    fabric. Rows are sorted by swing, largest first.
+
+    >>> df = tornado(Scenario(), "ib-ndr-400")
+    >>> {"parameter", "delta_low", "delta_high", "swing"} <= set(df.columns)
+    True
+    """
+    built = build(scenario)
+    st = built.structure
+    ids = list(st.fabric_ids)
+    base_j = st.baseline_index
+    if fabric is None:
+        fabric = next((f for f in ids if f != scenario.baseline), scenario.baseline)
+    if fabric not in ids:
+        raise ValueError(f"fabric {fabric!r} is not among the scenario's fabrics {ids}")
+    fab_j = ids.index(fabric)
+    swing = load_catalog().constant("tornado_swing_frac")
+    rows = _swing_rows(built, fab_j, base_j, swing)
+    n = len(rows)
+    batch = {}
+    for name in {r[0] for r in rows}:
+        typ = getattr(built.inputs, name)
+        batch[name] = np.repeat(typ, 2 * n + 1, axis=0)
+    for i, (name, _, lo, hi) in enumerate(rows):
+        batch[name][2 * i] = lo[0]
+        batch[name][2 * i + 1] = hi[0]
+    out = compute(built.inputs.replace(**batch), st)
+    delta = out.tco[:, fab_j] - out.tco[:, base_j]
+    base_delta = float(delta[-1])
+    records = []
+    for i, (name, fab, lo, hi) in enumerate(rows):
+        col = ids.index(fab) if fab else 0
+        records.append({
+            "parameter": name,
+            "fabric": fab,
+            "low_value": float(lo[0, col]),
+            "high_value": float(hi[0, col]),
+            "delta_low": float(delta[2 * i]),
+            "delta_high": float(delta[2 * i + 1]),
+            "base_delta": base_delta,
+        })
+    df = pd.DataFrame(records)
+    df["swing"] = (df["delta_high"] - df["delta_low"]).abs()
+    df = df[(df["low_value"] != df["high_value"])]
+    return df.sort_values("swing", ascending=False, ignore_index=True)
