@@ -34,7 +34,7 @@ test: install-dev
 	$(BIN)/python -m pytest
 
 bench: install-dev
-	$(BIN)/python bench/model_bench.py
+	PYTHONPATH=. $(BIN)/python bench/model_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

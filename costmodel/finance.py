@@ -18,6 +18,7 @@ import numpy as np
 import numpy_financial as npf
 
 MONTHS_PER_YEAR = 12
+MIN_MONTHLY_RATE = 1e-9
 
 
 def capex_schedule(horizon_years: int, payment: str, months, annual_rate, residual_frac):
@@ -40,8 +41,10 @@ def capex_schedule(horizon_years: int, payment: str, months, annual_rate, residu
     if payment == "upfront":
         return np.where(years == 0, 1.0, 0.0) + resale
     monthly_rate = rate / MONTHS_PER_YEAR
-    safe = np.where(monthly_rate > 0, monthly_rate, 1.0)
-    payment_per_unit = np.where(monthly_rate > 0, -npf.pmt(safe, m, 1.0), 1.0 / m)
+    # Below ~1e-9 per month interest is immaterial and pmt() loses precision: pay linearly.
+    use_pmt = monthly_rate > MIN_MONTHLY_RATE
+    safe = np.where(use_pmt, monthly_rate, 1.0)
+    payment_per_unit = np.where(use_pmt, -npf.pmt(safe, m, 1.0), 1.0 / m)
     months_in_year = np.clip(m - MONTHS_PER_YEAR * (years - 1.0), 0.0, MONTHS_PER_YEAR)
     months_in_year = np.where(years == 0, 0.0, months_in_year)
     return payment_per_unit * months_in_year + resale
@@ -100,7 +103,7 @@ def payback_years(savings):
     return np.where(never, np.nan, years)
 
 
-def irr(values, lo: float = -0.99, hi: float = 100.0, iterations: int = 80):
+def irr(values, lo: float = -0.99, iterations: int = 100):
     """Internal rate of return of each series (last axis), by bisection; NaN if none.
 
     Defined where the series starts negative and its total is positive (one sign change in
@@ -112,8 +115,11 @@ def irr(values, lo: float = -0.99, hi: float = 100.0, iterations: int = 80):
     """
     v = np.asarray(values, dtype=float)
     valid = (v[..., 0] < 0) & (v.sum(axis=-1) > 0)
+    # NPV(r) <= v0 + Σ inflows / (1 + r) for r > 0, so the root lies below Σ inflows / |v0| − 1.
+    inflows = np.where(v[..., 1:] > 0, v[..., 1:], 0.0).sum(axis=-1)
+    outlay = np.where(valid, -v[..., 0], 1.0)
     a = np.full(v.shape[:-1], lo)
-    b = np.full(v.shape[:-1], hi)
+    b = np.maximum(1.0, inflows / outlay)
     for _ in range(iterations):
         mid = 0.5 * (a + b)
         positive = npv(mid, v) > 0

@@ -245,6 +245,11 @@ class Scenario(BaseModel):
             raise ValueError(
                 f"price_book: unknown price book {self.price_book!r}; allowed: {', '.join(_CAT.price_books)}"
             )
+        if self.facility.gpu_idle_power_frac > self.facility.gpu_busy_power_frac:
+            raise ValueError(
+                "facility.gpu_idle_power_frac: must not exceed gpu_busy_power_frac "
+                f"({self.facility.gpu_busy_power_frac:g})"
+            )
         if self.finance.payment == "instalments" and (self.finance.instalment_months > 12 * self.finance.horizon_years):
             raise ValueError(
                 "finance.instalment_months: must be at most 12 × horizon_years "

@@ -1,0 +1,85 @@
+"""Benchmark of the cost model. Prints ratios measured in one run (the machine is shared).
+
+1. Sweep throughput: fabric-scenario evaluations per second of ``costmodel.sweep`` over a
+   large array of node counts, and its ratio to calling ``costmodel.evaluate`` one scenario at
+   a time (the Python-loop path the vectorised design avoids).
+2. Monte Carlo: ``costmodel.monte_carlo`` with 10 000 draws × 4 fabrics, against the time
+   numpy needs just to draw the same random inputs (``Generator.triangular`` per quantity).
+
+Targets (issue 2): ≥ 1 000 000 evaluations/s in a sweep and ≥ 100× the one-at-a-time path;
+Monte Carlo of 10 000 draws × 4 fabrics under 0.5 s and within 3× of the draw time.
+Usage: ``python bench/model_bench.py [--preset ID] [--repeat N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+import costmodel
+from costmodel.inputs import build
+
+
+def best_of(fn, repeat: int) -> float:
+    """Median wall time of ``fn()`` over ``repeat`` runs [s] (after one warm-up)."""
+    fn()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--preset", default="seed-intro-32xA100")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--sweep-points", type=int, default=250_000)
+    ap.add_argument("--draws", type=int, default=10_000)
+    args = ap.parse_args()
+
+    scenario = costmodel.load_preset(args.preset)
+    n_fab = len(scenario.fabrics)
+    nodes = np.arange(2, 2 + args.sweep_points) % 16_383 + 2
+
+    t_sweep = best_of(lambda: costmodel.sweep(scenario, nodes=nodes), args.repeat)
+    sweep_rate = args.sweep_points * n_fab / t_sweep
+
+    singles = [scenario.model_copy(update={"cluster": scenario.cluster.model_copy(update={"nodes": int(n)})})
+               for n in nodes[:200]]
+    t_single = best_of(lambda: [costmodel.evaluate(s) for s in singles], max(1, args.repeat // 2))
+    single_rate = len(singles) * n_fab / t_single
+
+    t_mc = best_of(lambda: costmodel.monte_carlo(scenario, draws=args.draws, seed=1), args.repeat)
+    uncertain = build(scenario).uncertain
+
+    def draw_only():
+        rng = np.random.default_rng(1)
+        for u in uncertain:
+            shape = (args.draws, u.typical.shape[1])
+            lo, mode, hi = u.low[0], u.typical[0], u.high[0]
+            span = hi > lo
+            if span.all():
+                rng.triangular(lo, mode, hi, size=shape)
+            else:  # numpy refuses zero-width ranges: draw the ranged columns only
+                rng.triangular(lo[span], mode[span], hi[span], size=(args.draws, int(span.sum())))
+
+    t_draw = best_of(draw_only, args.repeat)
+
+    print(f"preset {args.preset}: {n_fab} fabrics, {len(uncertain)} uncertain quantities")
+    print(f"sweep        {args.sweep_points:>9,} node counts × {n_fab} fabrics in {t_sweep * 1e3:8.1f} ms "
+          f"→ {sweep_rate:>12,.0f} evaluations/s   (target ≥ 1,000,000)")
+    print(f"one-by-one   {len(singles):>9,} evaluate() calls        in {t_single * 1e3:8.1f} ms "
+          f"→ {single_rate:>12,.0f} evaluations/s")
+    print(f"ratio sweep / one-by-one: {sweep_rate / single_rate:,.0f}×   (target ≥ 100×)")
+    print(f"monte carlo  {args.draws:>9,} draws × {n_fab} fabrics    in {t_mc * 1e3:8.1f} ms   (target < 500 ms)")
+    print(f"numpy draws only (Generator.triangular per quantity) in {t_draw * 1e3:8.1f} ms")
+    print(f"ratio monte carlo / draws only: {t_mc / t_draw:.2f}×   (target ≤ 3×)")
+
+
+if __name__ == "__main__":
+    main()

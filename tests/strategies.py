@@ -1,0 +1,63 @@
+"""Hypothesis strategies for scenarios, kept in one place (numpy-financial's habit)."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from costmodel.catalog import load_catalog
+from costmodel.schema import Scenario
+
+CAT = load_catalog()
+GPUS = sorted(CAT.gpus)
+FABRICS = sorted(CAT.fabrics)
+
+
+@st.composite
+def scenarios(draw, max_nodes: int = 2048) -> Scenario:
+    """Valid scenarios over the whole catalog and the main switches of the schema."""
+    fabrics = draw(st.lists(st.sampled_from(FABRICS), min_size=1, max_size=5, unique=True))
+    baseline = draw(st.sampled_from(fabrics))
+    parallelism = draw(st.sampled_from(["dp", "fsdp", "pipeline"]))
+    horizon = draw(st.integers(1, 10))
+    payment = draw(st.sampled_from(["upfront", "instalments"]))
+    busy = draw(st.floats(0.3, 1.0))
+    data = {
+        "scope": draw(st.sampled_from(["cluster", "fabric"])),
+        "cluster": {
+            "nodes": draw(st.integers(1, max_nodes)),
+            "gpu": draw(st.sampled_from(GPUS)),
+            "gpus_per_node": draw(st.integers(1, 8)),
+            "nics_per_node": draw(st.integers(1, 8)),
+        },
+        "workload": {
+            "model_params_b": draw(st.floats(0.1, 2000)),
+            "tokens_per_run_b": draw(st.floats(1, 5000)),
+            "global_batch_tokens_m": draw(st.floats(0.25, 16)),
+            "parallelism": parallelism,
+            "pipeline_stages": draw(st.integers(1, 32)),
+            "schedule": draw(st.sampled_from(["plan", "always_busy"])),
+            "runs_per_year": draw(st.floats(0.5, 50)),
+            "full_recompute": draw(st.booleans()),
+        },
+        "facility": {
+            "pue": draw(st.floats(1.0, 2.0)),
+            "electricity_price_per_kwh": draw(st.floats(0.0, 0.5)),
+            "gpu_busy_power_frac": busy,
+            "gpu_idle_power_frac": draw(st.floats(0.0, busy)),
+        },
+        "operations": {
+            "restart_minutes": draw(st.floats(0, 120)),
+            "checkpoint_write_gbs_per_node": draw(st.floats(0.2, 20)),
+        },
+        "finance": {
+            "horizon_years": horizon,
+            "discount_rate": draw(st.floats(0.0, 0.3)),
+            "payment": payment,
+            "instalment_months": draw(st.integers(1, 12 * horizon)),
+            "instalment_rate_annual": draw(st.floats(0.0, 0.2)),
+            "residual_value_frac": draw(st.floats(0.0, 0.5)),
+        },
+        "fabrics": fabrics,
+        "baseline": baseline,
+    }
+    return Scenario.model_validate(data)

@@ -1,0 +1,131 @@
+"""Model behaviour: scopes, schedules, finance options, recommendation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import costmodel
+from costmodel.recommend import seed_rule
+
+
+def scenario(**groups):
+    base = costmodel.load_preset("seed-intro-32xA100").model_dump()
+    for group, changes in groups.items():
+        if isinstance(changes, dict):
+            base[group].update(changes)
+        else:
+            base[group] = changes
+    return costmodel.Scenario.model_validate(base)
+
+
+def test_fabric_scope_excludes_servers_and_is_smaller():
+    whole = costmodel.evaluate(scenario())
+    fabric = costmodel.evaluate(scenario(scope="fabric"))
+    for w, f in zip(whole.fabrics, fabric.fabrics):
+        assert f.breakdown["compute_capex"] == 0.0
+        assert f.breakdown["network_capex"] == pytest.approx(w.breakdown["network_capex"])
+        assert f.breakdown["cpu_overhead"] == pytest.approx(w.breakdown["cpu_overhead"])
+        assert f.tco_total < w.tco_total
+        assert f.breakdown["interruptions"] <= w.breakdown["interruptions"]
+
+
+def test_slow_network_costs_waiting_energy_in_fabric_scope():
+    res = costmodel.evaluate(scenario(scope="fabric"))
+    tcp, ib = res.fabric("tcp-100"), res.fabric("ib-ndr-400")
+    assert tcp.metrics["exposed_comm_s"] > 0 and ib.metrics["exposed_comm_s"] == 0
+    assert tcp.metrics["run_days"] > ib.metrics["run_days"]
+    # IB's network draws more power, but TCP's waiting cluster costs more energy than that
+    assert tcp.breakdown["energy"] > ib.breakdown["energy"]
+
+
+def test_plan_that_does_not_fit_is_flagged():
+    res = costmodel.evaluate(scenario(workload={"runs_per_year": 20}))
+    tcp, ib = res.fabric("tcp-100"), res.fabric("ib-ndr-400")
+    assert not tcp.fits_plan and tcp.metrics["plan_load"] > 1
+    assert tcp.metrics["busy_hours_per_year"] == pytest.approx(8760)
+    assert tcp.metrics["runs_per_year"] < 20
+    assert ib.fits_plan and ib.metrics["runs_per_year"] == pytest.approx(20)
+
+
+def test_always_busy_recommends_by_cost_per_run():
+    res = costmodel.evaluate(scenario(workload={"schedule": "always_busy"}))
+    assert res.recommendation.metric == "cost_per_run"
+    best = min(res.fabrics, key=lambda f: f.metrics["cost_per_run"])
+    assert res.recommendation.cost_optimal == best.id
+    for f in res.fabrics:
+        assert f.metrics["busy_hours_per_year"] == pytest.approx(8760)
+
+
+def test_instalments_spread_capex_and_cost_interest():
+    upfront = costmodel.evaluate(scenario(finance={"residual_value_frac": 0.0}))
+    inst = costmodel.evaluate(scenario(finance={"residual_value_frac": 0.0, "payment": "instalments",
+                                                "instalment_months": 36, "instalment_rate_annual": 0.06}))
+    u, i = upfront.fabric("tcp-100"), inst.fabric("tcp-100")
+    assert i.yearly[0]["compute_capex"] == 0 and u.yearly[0]["compute_capex"] > 0
+    assert i.breakdown["compute_capex"] > u.breakdown["compute_capex"]  # interest
+    assert [y["compute_capex"] > 0 for y in i.yearly] == [False, True, True, True, False, False]
+
+
+def test_residual_value_is_a_final_year_inflow():
+    res = costmodel.evaluate(scenario(finance={"residual_value_frac": 0.2}))
+    f = res.fabric("tcp-100")
+    assert f.yearly[-1]["compute_capex"] == pytest.approx(-0.2 * f.compute_capex_purchase)
+
+
+def test_payback_and_irr_of_an_upgrade():
+    res = costmodel.evaluate(scenario(scope="fabric", workload={"runs_per_year": 10}))
+    ib = res.fabric("ib-ndr-400")
+    savings = np.array([b["total"] - y["total"] for b, y in zip(res.fabric("tcp-100").yearly, ib.yearly)])
+    if ib.payback_years is not None:
+        cum = np.cumsum(savings)
+        assert cum[int(np.ceil(ib.payback_years))] >= -1e-6
+    if ib.irr is not None:
+        assert abs(costmodel.finance.npv(ib.irr, savings)) < 1e-6 * abs(savings[0])
+
+
+def test_more_rails_shorten_a_network_bound_run():
+    one = costmodel.evaluate(scenario(cluster={"nics_per_node": 1})).fabric("tcp-100")
+    eight = costmodel.evaluate(scenario(cluster={"nics_per_node": 8})).fabric("tcp-100")
+    assert eight.metrics["run_days"] < one.metrics["run_days"]
+    assert eight.network_capex_purchase > one.network_capex_purchase
+
+
+def test_fsdp_moves_more_bytes_than_dp():
+    dp = costmodel.evaluate(scenario()).fabric("tcp-100")
+    fsdp = costmodel.evaluate(scenario(workload={"parallelism": "fsdp"})).fabric("tcp-100")
+    assert fsdp.metrics["bytes_per_node_step"] == pytest.approx(1.5 * dp.metrics["bytes_per_node_step"])
+
+
+def test_pipeline_adds_bubble_and_p2p():
+    res = costmodel.evaluate(costmodel.load_preset("seed-case3-128xH100"))
+    ib = res.fabric("ib-xdr-800")
+    assert ib.metrics["step_time_s"] > ib.metrics["compute_time_s"] * (1 + 15 / 384) * 0.999
+
+
+@pytest.mark.parametrize(
+    ("nodes", "params", "tight", "ethernet", "ops", "family"),
+    [
+        (4, 5, False, False, "strong", "roce"),
+        (8, 70, False, False, "strong", "infiniband"),  # tie: the node rule decides
+        (16, 30, False, False, "strong", "infiniband"),
+        (16, 30, True, True, "weak", "roce"),
+        (16, 5, True, False, "weak", "roce"),
+        (33, 1, True, True, "weak", "infiniband"),
+        (1000, 1000, False, False, "strong", "infiniband"),
+    ],
+)
+def test_seed_rule(nodes, params, tight, ethernet, ops, family):
+    assert seed_rule(nodes, params, tight, ethernet, ops)[0] == family
+
+
+def test_recommendation_reasons_when_voices_differ():
+    res = costmodel.evaluate(costmodel.load_preset("seed-intro-32xA100"))
+    rec = res.recommendation
+    assert rec.rule_family == "infiniband" and rec.rule == "ib-ndr-400"
+    if rec.cost_optimal != rec.rule:
+        assert any("cost model:" in r for r in rec.reasons)
+
+
+def test_daly_interval_is_public():
+    assert costmodel.reliability.daly_interval(60.0, 86_400.0) == pytest.approx(3180.062, abs=0.001)
