@@ -22,7 +22,7 @@ def scenario(**groups):
 def test_fabric_scope_excludes_servers_and_is_smaller():
     whole = costmodel.evaluate(scenario())
     fabric = costmodel.evaluate(scenario(scope="fabric"))
-    for w, f in zip(whole.fabrics, fabric.fabrics):
+    for w, f in zip(whole.fabrics, fabric.fabrics, strict=False):
         assert f.breakdown["compute_capex"] == 0.0
         assert f.breakdown["network_capex"] == pytest.approx(w.breakdown["network_capex"])
         assert f.breakdown["cpu_overhead"] == pytest.approx(w.breakdown["cpu_overhead"])
@@ -76,7 +76,7 @@ def test_residual_value_is_a_final_year_inflow():
 def test_payback_and_irr_of_an_upgrade():
     res = costmodel.evaluate(scenario(scope="fabric", workload={"runs_per_year": 10}))
     ib = res.fabric("ib-ndr-400")
-    savings = np.array([b["total"] - y["total"] for b, y in zip(res.fabric("tcp-100").yearly, ib.yearly)])
+    savings = np.array([b["total"] - y["total"] for b, y in zip(res.fabric("tcp-100").yearly, ib.yearly, strict=False)])
     if ib.payback_years is not None:
         cum = np.cumsum(savings)
         assert cum[int(np.ceil(ib.payback_years))] >= -1e-6

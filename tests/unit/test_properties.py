@@ -38,7 +38,7 @@ def test_tco_grows_with_pue(scenario, a, b):
     lo, hi = sorted((a, b))
     t_lo = [f.tco_total for f in costmodel.evaluate(_with(scenario, "facility", pue=lo)).fabrics]
     t_hi = [f.tco_total for f in costmodel.evaluate(_with(scenario, "facility", pue=hi)).fabrics]
-    assert all(h >= x * (1 - REL) for x, h in zip(t_lo, t_hi))
+    assert all(h >= x * (1 - REL) for x, h in zip(t_lo, t_hi, strict=False))
 
 
 @SETTINGS
@@ -47,7 +47,7 @@ def test_tco_grows_with_electricity_price(scenario, a, b):
     lo, hi = sorted((a, b))
     r_lo = costmodel.evaluate(_with(scenario, "facility", electricity_price_per_kwh=lo))
     r_hi = costmodel.evaluate(_with(scenario, "facility", electricity_price_per_kwh=hi))
-    for x, h in zip(r_lo.fabrics, r_hi.fabrics):
+    for x, h in zip(r_lo.fabrics, r_hi.fabrics, strict=False):
         assert h.tco_total >= x.tco_total * (1 - REL)
         if hi > lo:
             assert h.breakdown["energy"] >= x.breakdown["energy"]
