@@ -134,10 +134,25 @@ def _fmt_claim(x) -> str:
     return f"{x:,.4g}"
 
 
+def claims_markdown(checks) -> str:
+    """The claims table as Markdown (docs/validation.md embeds it)."""
+    lines = ["| case | claim | model figure | claimed | modelled | verdict | why |",
+             "|---|---|---|---|---|---|---|"]
+    for c in checks:
+        verdict = "reproduced (±25 %)" if c.reproduced else "**not reproduced**"
+        why = c.explanation.replace("|", "/")
+        lines.append(f"| {c.preset} | {c.text} | {c.metric} on {c.fabric} | {_fmt_claim(c.claimed)} | "
+                     f"{c.modelled:,.4g} | {verdict} | {why} |")
+    return "\n".join(lines)
+
+
 def cmd_claims(args) -> None:
     checks = check_all()
     if args.format == "json":
         print(json.dumps([c.__dict__ for c in checks], indent=2, ensure_ascii=False))
+        return
+    if args.format == "markdown":
+        print(claims_markdown(checks))
         return
     for c in checks:
         verdict = "reproduced (±25 %)" if c.reproduced else "NOT reproduced"
@@ -181,7 +196,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("csv", "json", "table"), default="csv")
     p.set_defaults(func=cmd_sweep)
     p = sub.add_parser("claims", help="the article's claims beside the model's figures")
-    p.add_argument("--format", choices=("table", "json"), default="table")
+    p.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     p.set_defaults(func=cmd_claims)
     p = sub.add_parser("risk", help="Monte Carlo summary and tornado")
     scenario_args(p)

@@ -4,9 +4,11 @@ Units: seconds [s], bytes [B], bytes per second [B/s], FLOP/s. Arrays broadcast;
 axis is the last one. Parallelism across nodes is one of
 
 ``dp``        tensor parallel inside the node, data parallel across nodes; per step each node
-              all-reduces its full gradient: ``2 (d-1)/d · S`` bytes cross its NICs [1, 3].
-``fsdp``      ZeRO-3 across nodes: parameters all-gathered twice and gradients reduce-scattered,
-              ``3 (N-1)/N · S`` bytes per node per step [3].
+              all-reduces its gradient, each GPU its own 1/g shard over the rails:
+              ``2 (d-1)/d · S`` bytes cross the node's NICs [1, 3].
+``fsdp``      ZeRO-3 across all GPUs: parameters all-gathered twice and gradients
+              reduce-scattered, ``3 (N-1)/N · S`` bytes per node per step [3], plus the
+              intra-node (NVLink/PCIe) phases of the hierarchical collectives, ``3 (g-1)/g · S``.
 ``pipeline``  ``p`` stages across nodes × ``d = N/p`` data-parallel replicas: the all-reduce of
               ``S/p`` among ``d`` nodes, plus activations forward and their gradients backward
               between stages, ``2 · (B/d) · h · a`` bytes per node per step [4].
@@ -131,8 +133,10 @@ def step_time(
         n_coll = 3.0 * np.ceil(grad_total / bucket_bytes)
         lat_steps = gather_steps(n)
     else:
+        # tensor parallel inside the node: each GPU all-reduces its own 1/g of the gradient
+        # across nodes over the rails; nothing is reduced over NVLink.
         v_dp = 2.0 * (d - 1.0) / d * shard
-        v_intra = 2.0 * (g - 1.0) / g * shard
+        v_intra = 0.0 * shard
         n_coll = np.ceil(shard / bucket_bytes)
         lat_steps = allreduce_steps(d)
     t_bw = v_dp / node_bw_Bps

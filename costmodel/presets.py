@@ -15,8 +15,8 @@ from .schema import Scenario
 PRESET_DIR = DATA_DIR / "presets"
 
 ClaimMetric = Literal[
-    "run_days_ratio", "interruptions_per_run", "lost_hours_per_run",
-    "interruption_cost_per_run_cny", "cpu_share", "latency_us", "network_capex_per_node_cny",
+    "run_days_ratio", "network_interruptions_per_run", "network_lost_hours_per_run",
+    "network_interruption_cost_per_run_cny", "cpu_share", "latency_us", "network_capex_per_node_cny",
     "network_capex_ratio", "tco_delta_cny", "tco_total_cny", "energy_saving_per_year_cny",
 ]
 

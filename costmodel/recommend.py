@@ -26,7 +26,11 @@ class Recommendation:
 
 def seed_rule(nodes: int, params_b: float, budget_tight: bool, existing_ethernet: bool,
               ops_team: str) -> tuple[str, list[str]]:
-    """The article's decision tree → (family, reasons). Nodes decide; the rest break ties.
+    """The article's decision tree → (family, reasons).
+
+    More than 32 nodes means InfiniBand whatever else holds. Otherwise each rule (nodes, model
+    size, budget with existing Ethernet, ops team) casts a vote; the majority wins and the node
+    rule breaks a tie.
 
     >>> seed_rule(64, 5, True, True, "weak")[0]
     'infiniband'
@@ -76,7 +80,8 @@ def recommend(ids, families, tco, cost_per_run, fits, breakdown, metrics, schedu
     reasons = list(rule_reasons)
     pool = np.where(fits, values, np.inf)
     if not fits.any():
-        pool = np.asarray(cost_per_run, dtype=float)
+        metric_name = "cost_per_run"
+        values = pool = np.asarray(cost_per_run, dtype=float)
         reasons.append("no fabric fits the yearly plan; the cheapest per run is chosen")
     best = int(np.argmin(pool))
     in_family = [i for i, fam in enumerate(families) if fam == rule_family]

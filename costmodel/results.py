@@ -25,9 +25,11 @@ METRIC_KEYS = (
     "gpu_utilization", "mfu", "run_days", "runs_per_year", "busy_hours_per_year", "plan_load",
     "goodput", "mtbf_hours", "checkpoint_interval_h", "checkpoint_save_s",
     "interruptions_per_year", "network_interruptions_per_year", "lost_hours_per_year",
+    "network_lost_hours_per_year", "cpu_cores_used", "capex_nics", "capex_switches", "capex_links",
+    "capex_install",
     "switches", "tiers", "transceivers", "cables", "network_power_kw", "energy_kwh_per_year",
     "cpu_overhead_share", "value_of_cluster_hour", "cost_per_run", "cost_per_mtok",
-    "cost_per_useful_gpu_hour",
+    "cost_per_useful_gpu_hour", "cash_total",
 )
 
 

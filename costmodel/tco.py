@@ -7,7 +7,11 @@ NPV need no ``(S, F, years)`` array unless yearly figures are asked for.
 
 Money is in the price book's currency; energy in kWh; time in hours unless named ``_s``.
 Cost categories (the breakdown): ``compute_capex``, ``network_capex``, ``energy``,
-``cpu_overhead``, ``interruptions``, ``operations``. In ``fabric`` scope only what the network
+``cpu_overhead``, ``interruptions``, ``operations``. Two of them are opportunity costs, not
+cash: ``cpu_overhead`` (host CPU capacity and power the transport takes from other work) and
+``interruptions`` (lost cluster-hours at the value of a cluster-hour). ``cash_total`` leaves
+them out; per-unit figures (cost per run, per million tokens, per useful GPU-hour) use it,
+because lost time and slowness already show there as fewer runs. In ``fabric`` scope only what the network
 causes is counted: network capex, network power plus the cluster's power while it waits for
 the network, CPU overhead, network-caused interruptions, network maintenance and staff.
 """
@@ -123,9 +127,13 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     energy_kwh = net_kwh + (wait_kwh if fabric_only else cluster_kwh)
     energy = energy_kwh * p.electricity_price
 
-    network_capex = (endpoints * p.nic_price + bom["switches"] * p.switch_price
-                     + bom["node_links"] * p.cable_price + bom["transceivers"] * p.optic_price
-                     + n * p.install_per_node)
+    capex_items = {
+        "capex_nics": endpoints * p.nic_price,
+        "capex_switches": bom["switches"] * p.switch_price,
+        "capex_links": bom["node_links"] * p.cable_price + bom["transceivers"] * p.optic_price,
+        "capex_install": n * p.install_per_node,
+    }
+    network_capex = sum(capex_items.values())
     compute_capex = n * p.server_price * (0.0 if fabric_only else 1.0) + 0.0 * network_capex
 
     traffic_gbps = node_bw * 8.0 / GIGA
@@ -141,7 +149,8 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     vch = np.where(np.isnan(p.value_of_cluster_hour), p.rental_per_gpu_hour * n * g,
                    p.value_of_cluster_hour)
     net_share = rate_net / rate_total
-    interruptions = lost_hours * vch * (net_share if fabric_only else 1.0)
+    network_lost_hours = lost_hours * net_share
+    interruptions = (network_lost_hours if fabric_only else lost_hours) * vch
 
     maintained = network_capex + (0.0 if fabric_only else 1.0) * n * p.server_price
     staff = n * p.network_ops_per_node_year * p.ops_factor
@@ -176,10 +185,13 @@ def compute(p: Inputs, st: Structure) -> Outputs:
         tco = tco + breakdown[cat]
         pv = pv + amount * (cap_pv if is_capex else rec_pv)
 
+    # Per-unit figures divide the cash cost (without the opportunity costs of CPU overhead and
+    # interruptions) by the work done: slowness and lost time already show as fewer runs.
+    cash = tco - breakdown["cpu_overhead"] - breakdown["interruptions"]
     runs_total = runs_per_year * horizon
     useful_gpu_h = n * g * busy_h * good * utilization * horizon
     with np.errstate(divide="ignore", invalid="ignore"):
-        cost_per_run = np.where(runs_total > 0, tco / runs_total, np.inf)
+        cost_per_run = np.where(runs_total > 0, cash / runs_total, np.inf)
     metrics = {
         "nic_gbps": r * p.port_bps / GIGA + 0.0 * t_step,
         "allreduce_busbw_gbs": st_["busbw_Bps"] / GIGA,
@@ -204,6 +216,7 @@ def compute(p: Inputs, st: Structure) -> Outputs:
         "interruptions_per_year": interruptions_per_year,
         "network_interruptions_per_year": rate_net * busy_h,
         "lost_hours_per_year": lost_hours,
+        "network_lost_hours_per_year": network_lost_hours,
         "switches": bom["switches"] + 0.0 * t_step,
         "tiers": bom["tiers"] + 0.0 * t_step,
         "transceivers": bom["transceivers"] + 0.0 * t_step,
@@ -211,10 +224,13 @@ def compute(p: Inputs, st: Structure) -> Outputs:
         "network_power_kw": net_kw + 0.0 * t_step,
         "energy_kwh_per_year": energy_kwh,
         "cpu_overhead_share": cpu_share,
+        "cpu_cores_used": cpu_share * p.host_cpu_cores,
+        **capex_items,
         "value_of_cluster_hour": vch + 0.0 * t_step,
         "cost_per_run": cost_per_run,
         "cost_per_mtok": cost_per_run / (p.tokens_per_run / 1e6),
-        "cost_per_useful_gpu_hour": np.where(useful_gpu_h > 0, tco / useful_gpu_h, np.inf),
+        "cost_per_useful_gpu_hour": np.where(useful_gpu_h > 0, cash / useful_gpu_h, np.inf),
+        "cash_total": cash,
     }
     metrics = {k: np.broadcast_to(v, t_step.shape) for k, v in metrics.items()}
     return Outputs(

@@ -95,3 +95,10 @@ def test_unknown_preset_and_missing_file(root, tmp_path):
 def test_risk_command(root):
     out = run(root, "risk", "--preset", "seed-case2-24xA100", "--draws", "2000", "--seed", "3").stdout
     assert "p10" in out and "prob_cheaper_than_baseline" in out and "Tornado" in out
+
+
+def test_validation_doc_shows_the_current_claims_table(root):
+    """docs/validation.md embeds `claims --format markdown`; regenerate it when this fails."""
+    doc = (root / "docs" / "validation.md").read_text(encoding="utf-8")
+    embedded = doc.split("<!-- claims:begin -->\n", 1)[1].split("<!-- claims:end -->", 1)[0].strip()
+    assert embedded == run(root, "claims", "--format", "markdown").stdout.strip()
