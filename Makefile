@@ -31,7 +31,7 @@ lint: install-dev
 
 test: install-dev
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -q
 
 bench: install-dev
 	PYTHONPATH=. $(BIN)/python bench/model_bench.py

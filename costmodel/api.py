@@ -14,7 +14,7 @@ from .recommend import recommend, seed_rule
 from .results import Result, to_frame, to_result
 from .schema import Scenario
 from .tco import compute
-from .validation import MAX_SCENARIO_BYTES, parse_scenario_text, scenario_error
+from .validation import MAX_SCENARIO_BYTES, clean_text, parse_scenario_text, scenario_error
 
 MAX_SWEEP_POINTS = 5_000_000
 
@@ -76,14 +76,17 @@ def load_scenario(path: str | Path) -> Scenario:
     unknown fields, excessive nesting.
     """
     p = Path(path)
+    name = clean_text(p.name, 80)
     try:
-        size = p.stat().st_size
+        if not p.is_file():
+            raise ScenarioError([("", f"{name} is not a regular file")])
+        with p.open("rb") as fh:
+            raw = fh.read(MAX_SCENARIO_BYTES + 1)  # never more, whatever the file claims
     except OSError as exc:
-        raise ScenarioError([("", f"cannot read {p}: {exc.strerror}")]) from None
-    if size > MAX_SCENARIO_BYTES:
-        raise ScenarioError([("", f"{p.name} is {size:,} bytes; a scenario file may be at "
-                                  f"most {MAX_SCENARIO_BYTES:,} bytes")])
-    raw = p.read_bytes()
+        raise ScenarioError([("", f"cannot read {name}: {exc.strerror}")]) from None
+    if len(raw) > MAX_SCENARIO_BYTES:
+        raise ScenarioError([("", f"{name} is larger than {MAX_SCENARIO_BYTES:,} bytes, the most a "
+                                  f"scenario file may be")])
     fmt = "yaml" if p.suffix.lower() in (".yaml", ".yml") else "json"
     return parse_scenario_text(raw, fmt)
 

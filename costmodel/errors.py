@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+MAX_MESSAGE_CHARS = 2000
+
 
 class CostModelError(Exception):
     """Base class of every error the cost model raises on purpose."""
@@ -22,4 +24,5 @@ class ScenarioError(CostModelError):
     def __init__(self, problems: list[tuple[str, str]]):
         self.problems = problems
         lines = [f"{path}: {msg}" if path else msg for path, msg in problems]
-        super().__init__("; ".join(lines))
+        text = " ".join("; ".join(lines).split())  # always one line
+        super().__init__(text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 1] + "…")

@@ -67,8 +67,9 @@ def goodput(interval_s, save_s, restart_s, mtbf_s):
     m = np.asarray(mtbf_s, dtype=float)
     d = np.asarray(save_s, dtype=float)
     r = np.asarray(restart_s, dtype=float)
-    wall = m * np.exp(r / m) * np.expm1((tau + d) / m)
-    return tau / wall
+    with np.errstate(over="ignore"):
+        wall = m * np.exp(r / m) * np.expm1((tau + d) / m)
+    return tau / wall  # 0 when the expected wall time overflows: the job never finishes
 
 
 def job_failure_rate(nodes, gpus_per_node, endpoints, gpu_rate, node_rate, endpoint_rate):

@@ -20,7 +20,8 @@ def _d(group: str, name: str) -> float:
     return _CAT.default(group, name)
 
 
-_STRICT = ConfigDict(extra="forbid", allow_inf_nan=False, validate_default=True, frozen=True)
+# strict: no silent coercion of "64", true or 1.0 into numbers, booleans or integers.
+_STRICT = ConfigDict(extra="forbid", allow_inf_nan=False, validate_default=True, frozen=True, strict=True)
 CatalogId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[a-z0-9][a-z0-9_-]*$")]
 
 
@@ -157,7 +158,7 @@ class Operations(BaseModel):
     )
     checkpoint_write_gbs_per_node: float = Field(
         _d("operations", "checkpoint_write_gbs_per_node"),
-        gt=0,
+        ge=0.01,
         le=1_000,
         description="checkpoint write bandwidth per server [GB/s]",
     )

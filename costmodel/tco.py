@@ -28,6 +28,7 @@ from .inputs import GIGA, Inputs, Structure
 HOURS_PER_YEAR = 8760.0
 SECONDS_PER_HOUR = 3600.0
 HOURS_PER_DAY = 24.0
+MIN_GOODPUT = 1e-9
 CATEGORIES = ("compute_capex", "network_capex", "energy", "cpu_overhead", "interruptions",
               "operations")
 CAPEX_CATEGORIES = ("compute_capex", "network_capex")
@@ -100,7 +101,8 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     mtbf_s = SECONDS_PER_HOUR / rate_total
     save_s = p.ckpt_bytes_per_param * p.params / (n * p.ckpt_write_Bps_per_node)
     interval_s = reliability.daly_interval(save_s, mtbf_s)
-    good = reliability.goodput(interval_s, save_s, p.restart_s, mtbf_s)
+    # Below MIN_GOODPUT the job makes no practical progress; the floor keeps every figure finite.
+    good = np.maximum(reliability.goodput(interval_s, save_s, p.restart_s, mtbf_s), MIN_GOODPUT)
     ckpt_only = interval_s / (interval_s + save_s)
     failure_loss = 1.0 - good / ckpt_only
 

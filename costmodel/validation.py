@@ -13,8 +13,11 @@ import json
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from .catalog import load_catalog
 from .errors import ScenarioError
 from .schema import Scenario
+
+_CAT = load_catalog()
 
 MAX_SCENARIO_BYTES = 256 * 1024
 MAX_DEPTH = 8
@@ -34,8 +37,39 @@ class _NoAliasLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
-def _reject_constant(token: str):
-    raise ValueError(f"{token} is not a number a scenario may hold")
+MAX_INT_DIGITS = 30
+_UNPRINTABLE = dict.fromkeys(range(32), " ") | {127: " "}
+
+
+def _nonfinite(token: str) -> float:
+    """NaN/Infinity tokens become floats, so validation names the field that holds them."""
+    return float(token)
+
+
+def _int_or_inf(text: str) -> int | float:
+    """Absurdly long integers become infinity (rejected by the field's bounds, with its name)."""
+    return int(text) if len(text.lstrip("-")) <= MAX_INT_DIGITS else float("inf")
+
+
+def _no_duplicates(pairs: list) -> dict:
+    seen: dict = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicateKeyError(key)
+        seen[key] = value
+    return seen
+
+
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str):
+        super().__init__(key)
+        self.key = key
+
+
+def clean_text(text: str, limit: int = 60) -> str:
+    """User-supplied text made safe for a one-line message: no control characters, bounded."""
+    text = str(text).translate(_UNPRINTABLE)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _depth(obj, limit: int) -> int:
@@ -69,18 +103,30 @@ def _field_info(loc: tuple):
     return info
 
 
-def _allowed(info) -> str:
+def _num(val) -> str:
+    val = float(val)
+    return f"{int(val):,}" if val.is_integer() else f"{val:g}"
+
+
+def _allowed(info, loc: tuple) -> str:
     if info is None:
         return ""
+    if loc and isinstance(loc[-1], int) and loc[0] == "fabrics":
+        return f"allowed: a fabric id, one of {', '.join(_CAT.fabrics)}"
+    ann = info.annotation
+    if ann is bool:
+        return f"allowed: true or false ({info.description})"
+    if isinstance(ann, type) and issubclass(ann, BaseModel):
+        return f"allowed: an object with fields {', '.join(ann.model_fields)}"
     parts = []
     for meta in info.metadata:
         for attr, word in _BOUND_WORDS.items():
             val = getattr(meta, attr, None)
             if val is not None:
-                parts.append(f"{word} {val:g}" if isinstance(val, (int, float)) else f"{word} {val}")
-    ann = getattr(info.annotation, "__args__", None)
-    if ann and all(isinstance(a, str) for a in ann):
-        parts.append("one of " + ", ".join(repr(a) for a in ann))
+                parts.append(f"{word} {_num(val)}" if isinstance(val, (int, float)) else f"{word} {val}")
+    args = getattr(ann, "__args__", None)
+    if args and all(isinstance(a, str) for a in args):
+        parts.append("one of " + ", ".join(repr(a) for a in args))
     text = " and ".join(parts)
     desc = info.description or ""
     if text and desc:
@@ -91,6 +137,7 @@ def _allowed(info) -> str:
 def _path(loc: tuple) -> str:
     out = ""
     for part in loc:
+        part = part if isinstance(part, int) else clean_text(part, 40)
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out
 
@@ -113,11 +160,9 @@ def scenario_error(exc: ValidationError) -> ScenarioError:
             path, _, msg = msg.partition(": ")
             problems.append((path, msg))
             continue
-        allowed = _allowed(_field_info(loc))
+        allowed = _allowed(_field_info(loc), loc)
         got = err.get("input")
-        shown = repr(got) if not isinstance(got, (dict, list)) else type(got).__name__
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
+        shown = clean_text(repr(got) if not isinstance(got, dict | list) else type(got).__name__)
         problems.append((_path(loc), f"{msg} (got {shown}); {allowed}".rstrip("; ")))
     return ScenarioError(problems)
 
@@ -137,7 +182,10 @@ def parse_scenario_text(raw: bytes | str, fmt: str = "json") -> Scenario:
         if fmt == "yaml":
             data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - safe loader subclass
         else:
-            data = json.loads(text, parse_constant=_reject_constant)
+            data = json.loads(text, parse_constant=_nonfinite, parse_int=_int_or_inf,
+                              object_pairs_hook=_no_duplicates)
+    except _DuplicateKeyError as exc:
+        raise ScenarioError([(clean_text(exc.key, 40), "given twice in the same object; each field may appear once")]) from None
     except RecursionError:
         raise ScenarioError([("", f"the scenario is nested too deeply (at most {MAX_DEPTH} "
                                   "levels)")]) from None

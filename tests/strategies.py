@@ -61,3 +61,21 @@ def scenarios(draw, max_nodes: int = 2048) -> Scenario:
         "baseline": baseline,
     }
     return Scenario.model_validate(data)
+
+
+@st.composite
+def extreme_scenarios(draw) -> Scenario:
+    """Valid scenarios pushed to the edges of every bound (finiteness and robustness)."""
+    base = draw(scenarios(max_nodes=100_000)).model_dump()
+    edge = lambda lo, hi: draw(st.one_of(st.just(lo), st.just(hi), st.floats(lo, hi)))  # noqa: E731
+    base["workload"].update(
+        model_params_b=edge(0.01, 100_000.0), tokens_per_run_b=edge(0.001, 1_000_000.0),
+        global_batch_tokens_m=edge(0.001, 1_000.0), compute_efficiency=edge(0.01, 1.0),
+        runs_per_year=edge(1e-6, 100_000.0),
+    )
+    base["cluster"]["nodes"] = draw(st.sampled_from([1, 2, 3, 100_000, draw(st.integers(1, 100_000))]))
+    base["operations"].update(
+        checkpoint_write_gbs_per_node=edge(0.01, 1_000.0), restart_minutes=edge(0.0, 1_440.0),
+    )
+    base["facility"].update(pue=edge(1.0, 3.0), electricity_price_per_kwh=edge(0.0, 10.0))
+    return Scenario.model_validate(base)

@@ -6,7 +6,7 @@ import numpy as np
 import numpy_financial as npf
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from strategies import scenarios
+from strategies import extreme_scenarios, scenarios
 
 import costmodel
 from costmodel.inputs import build
@@ -109,3 +109,20 @@ def test_npv_agrees_with_numpy_financial(scenario):
         flows = [-y["total"] for y in f.yearly]
         assert np.isclose(f.npv, npf.npv(rate, flows), rtol=1e-10, atol=1e-6)
         assert np.isclose(f.pv_cost, -f.npv)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(extreme_scenarios())
+def test_every_output_is_finite_at_the_edges_of_the_bounds(scenario):
+    import json
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        res = costmodel.evaluate(scenario)
+    doc = json.dumps(res.to_dict(), allow_nan=False)  # the CLI's JSON must always serialise
+    assert doc
+    for f in res.fabrics:
+        assert np.isfinite(f.tco_total) and np.isfinite(f.npv)
+        assert all(np.isfinite(v) for v in f.breakdown.values())
+        assert all(np.isfinite(y["total"]) for y in f.yearly)
