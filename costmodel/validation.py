@@ -185,7 +185,8 @@ def parse_scenario_text(raw: bytes | str, fmt: str = "json") -> Scenario:
             data = json.loads(text, parse_constant=_nonfinite, parse_int=_int_or_inf,
                               object_pairs_hook=_no_duplicates)
     except _DuplicateKeyError as exc:
-        raise ScenarioError([(clean_text(exc.key, 40), "given twice in the same object; each field may appear once")]) from None
+        problem = (clean_text(exc.key, 40), "given twice in the same object; each field may appear once")
+        raise ScenarioError([problem]) from None
     except RecursionError:
         raise ScenarioError([("", f"the scenario is nested too deeply (at most {MAX_DEPTH} "
                                   "levels)")]) from None
