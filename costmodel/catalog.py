@@ -98,12 +98,14 @@ class FabricSpec(BaseModel):
     switch_radix: Quantity
     switch_power_w: Quantity
     optic_power_w: Quantity
+    cable_power_w: Quantity
     ops_factor: Quantity
     interruption_rate_per_endpoint_hour: Quantity
 
 
 class GpuPrices(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+    gpu_price: Quantity
     server_price: Quantity
     rental_per_gpu_hour: Quantity
 
@@ -143,6 +145,7 @@ class Catalog(BaseModel):
     scenario_defaults: dict[str, dict[str, Quantity]]
     fx_per_usd: dict[str, Quantity]
     blank_scenario: dict
+    seed_rule: dict[str, Quantity]
 
     def default(self, group: str, name: str) -> float:
         """Typical default of scenario input ``group.name``."""
@@ -186,7 +189,7 @@ def _check_sources(catalog: Catalog) -> None:
             for key, val in obj.items():
                 walk(val, f"{where}.{key}")
 
-    for field in ("gpus", "fabrics", "price_books", "model", "scenario_defaults", "fx_per_usd"):
+    for field in ("gpus", "fabrics", "price_books", "model", "scenario_defaults", "fx_per_usd", "seed_rule"):
         walk(getattr(catalog, field), field)
     for book in catalog.price_books.values():
         missing = (set(catalog.gpus) - set(book.gpus)) | (set(catalog.fabrics) - set(book.fabrics))
@@ -219,6 +222,7 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
             scenario_defaults=defaults["scenario"],
             fx_per_usd=defaults["fx_per_usd"],
             blank_scenario=defaults["blank_scenario"],
+            seed_rule=defaults["seed_rule"],
         )
     except (ValidationError, KeyError) as exc:
         raise CatalogError(f"catalog in {data_dir} is invalid: {exc}") from exc

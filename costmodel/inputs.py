@@ -108,6 +108,7 @@ class Inputs:
     switch_radix: np.ndarray  # [ports]
     switch_power_w: np.ndarray  # [W]
     optic_power_w: np.ndarray  # [W]
+    cable_power_w: np.ndarray  # per node link [W]
     ops_factor: np.ndarray  # [ratio]
     net_fail_per_endpoint_hour: np.ndarray  # [1/h]
     nic_price: np.ndarray  # [currency]
@@ -258,6 +259,7 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
         switch_radix=fq("switch_radix", fab_specs, "switch_radix"),
         switch_power_w=fq("switch_power_w", fab_specs, "switch_power_w"),
         optic_power_w=fq("optic_power_w", fab_specs, "optic_power_w"),
+        cable_power_w=fq("cable_power_w", fab_specs, "cable_power_w"),
         ops_factor=fq("ops_factor", fab_specs, "ops_factor"),
         net_fail_per_endpoint_hour=fq("net_fail_per_endpoint_hour", fab_specs,
                                       "interruption_rate_per_endpoint_hour"),

@@ -11,8 +11,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-SMALL_NODES, LARGE_NODES = 8, 32  # the article's tier boundaries [nodes]
-SMALL_PARAMS_B, LARGE_PARAMS_B = 10.0, 50.0  # [billion parameters]
+from .catalog import load_catalog
+
+_RULE = load_catalog().seed_rule  # the article's tier boundaries (defaults.yaml: seed_rule)
+SMALL_NODES = int(_RULE["small_nodes"].typical)  # [nodes]
+LARGE_NODES = int(_RULE["large_nodes"].typical)  # [nodes]
+SMALL_PARAMS_B = _RULE["small_params_b"].typical  # [billion parameters]
+LARGE_PARAMS_B = _RULE["large_params_b"].typical  # [billion parameters]
 
 
 @dataclass(frozen=True)
@@ -47,16 +52,18 @@ def seed_rule(nodes: int, params_b: float, budget_tight: bool, existing_ethernet
         reasons.append(f"seed rule: {nodes} nodes ≤ {SMALL_NODES} → RoCE")
     elif budget_tight:
         votes.append("roce")
-        reasons.append(f"seed rule: {nodes} nodes in 8–32 with a tight budget → RoCE")
+        reasons.append(f"seed rule: {nodes} nodes in {SMALL_NODES}–{LARGE_NODES} with a tight budget → RoCE")
     else:
         votes.append("infiniband")
-        reasons.append(f"seed rule: {nodes} nodes in 8–32 → InfiniBand")
+        reasons.append(f"seed rule: {nodes} nodes in {SMALL_NODES}–{LARGE_NODES} → InfiniBand")
     if params_b <= SMALL_PARAMS_B:
         votes.append("roce")
         reasons.append(f"seed rule: {params_b:g} B parameters ≤ {SMALL_PARAMS_B:g} B → RoCE")
     else:
         votes.append("infiniband")
-        reasons.append(f"seed rule: {params_b:g} B parameters > {SMALL_PARAMS_B:g} B → InfiniBand")
+        band = (f"> {LARGE_PARAMS_B:g} B" if params_b > LARGE_PARAMS_B
+                else f"in {SMALL_PARAMS_B:g}–{LARGE_PARAMS_B:g} B")
+        reasons.append(f"seed rule: {params_b:g} B parameters {band} → InfiniBand")
     if budget_tight and existing_ethernet:
         votes.append("roce")
         reasons.append("seed rule: tight budget and good existing Ethernet → RoCE")

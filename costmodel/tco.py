@@ -122,7 +122,7 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     gpu_busy_kw = g * p.gpu_tdp_kw * p.gpu_busy_frac + p.host_power_kw
     gpu_idle_kw = g * p.gpu_tdp_kw * p.gpu_idle_frac + p.host_power_kw
     net_kw = (endpoints * p.nic_power_w + bom["switches"] * p.switch_power_w
-              + bom["transceivers"] * p.optic_power_w) / 1000.0
+              + bom["transceivers"] * p.optic_power_w + bom["node_links"] * p.cable_power_w) / 1000.0
     net_kwh = net_kw * HOURS_PER_YEAR * p.pue
     wait_kwh = n * gpu_busy_kw * busy_h * wait_share * p.pue
     cluster_kwh = n * (busy_h * gpu_busy_kw + (HOURS_PER_YEAR - busy_h) * gpu_idle_kw) * p.pue
