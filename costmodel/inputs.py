@@ -157,14 +157,29 @@ def _scalar(value: float) -> np.ndarray:
     return np.full((1, 1), float(value))
 
 
+def _apply(item, changes: dict[str, float] | None):
+    """A catalog item with some quantities overridden: typical = value, range collapsed."""
+    if not changes:
+        return item
+    updated = {
+        name: getattr(item, name).model_copy(update={"typical": value, "low": None, "high": None,
+                                                       "source": "engineering-estimate",
+                                                       "note": "overridden in this scenario"})
+        for name, value in changes.items()
+    }
+    return item.model_copy(update=updated)
+
+
 def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     """Arrays for one scenario: scenario-level ``(1, 1)``, fabric-level ``(1, F)``."""
     cat = catalog or load_catalog()
     book = cat.price_book(scenario.price_book)
-    gpu = cat.gpus[scenario.cluster.gpu]
-    gpu_prices = book.gpus[scenario.cluster.gpu]
-    fab_specs = [cat.fabrics[f] for f in scenario.fabrics]
-    fab_prices = [book.fabrics[f] for f in scenario.fabrics]
+    ov = scenario.overrides
+    gpu_id = scenario.cluster.gpu
+    gpu = _apply(cat.gpus[gpu_id], ov.gpus.get(gpu_id))
+    gpu_prices = _apply(book.gpus[gpu_id], ov.gpu_prices.get(gpu_id))
+    fab_specs = [_apply(cat.fabrics[f], ov.fabrics.get(f)) for f in scenario.fabrics]
+    fab_prices = [_apply(book.fabrics[f], ov.fabric_prices.get(f)) for f in scenario.fabrics]
     uncertain: list[Uncertain] = []
 
     def q(name: str, quantity: Quantity, scale: float = 1.0, override=None) -> np.ndarray:

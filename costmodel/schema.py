@@ -208,6 +208,81 @@ class Context(BaseModel):
     ops_team: Literal["weak", "strong"] = Field("strong", description="network operations team")
 
 
+# Catalog quantities a scenario may override (the Assumptions page), with hard bounds.
+# An override replaces the catalog's typical value and collapses its range to that value.
+FABRIC_OVERRIDE_BOUNDS: dict[str, tuple[float, float]] = {
+    "port_gbps": (1.0, 10_000.0),
+    "latency_us": (0.0, 10_000.0),
+    "hop_latency_us": (0.0, 100.0),
+    "efficiency": (0.001, 1.0),
+    "loss_rate": (0.0, 0.5),
+    "mtu_bytes": (256.0, 65_536.0),
+    "tcp_flows_per_port": (1.0, 1_024.0),
+    "cpu_cores_per_100gbps": (0.0, 1_000.0),
+    "nic_power_w": (0.0, 10_000.0),
+    "switch_radix": (4.0, 4_096.0),
+    "switch_power_w": (0.0, 1e6),
+    "optic_power_w": (0.0, 1_000.0),
+    "cable_power_w": (0.0, 1_000.0),
+    "ops_factor": (0.0, 100.0),
+    "interruption_rate_per_endpoint_hour": (0.0, 1.0),
+}
+GPU_OVERRIDE_BOUNDS: dict[str, tuple[float, float]] = {
+    "peak_bf16_tflops": (0.001, 1e6),
+    "tdp_w": (1.0, 1e5),
+    "intra_node_gbs": (0.001, 1e5),
+    "host_power_kw": (0.0, 100.0),
+    "host_cpu_cores": (1.0, 10_000.0),
+}
+FABRIC_PRICE_BOUNDS: dict[str, tuple[float, float]] = {
+    name: (0.0, 1e9) for name in ("nic_price", "switch_price", "cable_price", "optic_price", "install_per_node")
+}
+GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = {
+    name: (0.0, 1e9) for name in ("gpu_price", "server_price", "rental_per_gpu_hour")
+}
+MAX_OVERRIDDEN_ITEMS = 64
+
+
+def _check_table(table: dict, bounds: dict[str, tuple[float, float]], known: dict, where: str) -> None:
+    if len(table) > MAX_OVERRIDDEN_ITEMS:
+        raise ValueError(f"{where}: at most {MAX_OVERRIDDEN_ITEMS} items")
+    for item, fields in table.items():
+        if item not in known:
+            raise ValueError(f"{where}.{item}: unknown id; allowed: {', '.join(known)}")
+        for name, value in fields.items():
+            if name not in bounds:
+                raise ValueError(f"{where}.{item}.{name}: not an overridable quantity; allowed: {', '.join(bounds)}")
+            lo, hi = bounds[name]
+            if not lo <= value <= hi:
+                raise ValueError(f"{where}.{item}.{name}: {value:g} is out of range; allowed: ≥ {lo:g} and ≤ {hi:g}")
+
+
+class Overrides(BaseModel):
+    """Edits of catalog and price-book values for this scenario only (units as in the catalog)."""
+
+    model_config = _STRICT
+    fabrics: dict[CatalogId, dict[str, float]] = Field(default_factory=dict, description="fabric id → field → value")
+    gpus: dict[CatalogId, dict[str, float]] = Field(default_factory=dict, description="GPU id → field → value")
+    fabric_prices: dict[CatalogId, dict[str, float]] = Field(
+        default_factory=dict, description="fabric id → price field → value [currency]"
+    )
+    gpu_prices: dict[CatalogId, dict[str, float]] = Field(
+        default_factory=dict, description="GPU id → price field → value [currency]"
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> Overrides:
+        _check_table(self.fabrics, FABRIC_OVERRIDE_BOUNDS, _CAT.fabrics, "overrides.fabrics")
+        _check_table(self.gpus, GPU_OVERRIDE_BOUNDS, _CAT.gpus, "overrides.gpus")
+        _check_table(self.fabric_prices, FABRIC_PRICE_BOUNDS, _CAT.fabrics, "overrides.fabric_prices")
+        _check_table(self.gpu_prices, GPU_PRICE_BOUNDS, _CAT.gpus, "overrides.gpu_prices")
+        return self
+
+    def is_empty(self) -> bool:
+        """True when nothing is overridden."""
+        return not (self.fabrics or self.gpus or self.fabric_prices or self.gpu_prices)
+
+
 class Scenario(BaseModel):
     """A whole what-if: cluster, workload, facility, operations, finance, scope and fabrics."""
 
@@ -230,6 +305,7 @@ class Scenario(BaseModel):
         description="fabric ids to compare",
     )
     baseline: CatalogId = Field(_CAT.blank_scenario["baseline"], description="the fabric the others are compared with")
+    overrides: Overrides = Field(default_factory=Overrides, description="edited catalog and price-book values")
 
     @model_validator(mode="after")
     def _check_ids(self) -> Scenario:

@@ -9,6 +9,7 @@ its allowed range.
 from __future__ import annotations
 
 import json
+import re
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -38,6 +39,7 @@ class _NoAliasLoader(yaml.SafeLoader):
 
 
 MAX_INT_DIGITS = 30
+_OWN_PATH = re.compile(r"^([A-Za-z_][\w.\[\]-]*): (.*)$", re.S)
 _UNPRINTABLE = dict.fromkeys(range(32), " ") | {127: " "}
 
 
@@ -156,9 +158,10 @@ def scenario_error(exc: ValidationError) -> ScenarioError:
             continue
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
-        if not loc and ": " in msg:
-            path, _, msg = msg.partition(": ")
-            problems.append((path, msg))
+        own = _OWN_PATH.match(msg)
+        if own and own.group(1).startswith(_path(loc)):
+            # a model validator that already names the field and its allowed values
+            problems.append((own.group(1), own.group(2)))
             continue
         allowed = _allowed(_field_info(loc), loc)
         got = err.get("input")

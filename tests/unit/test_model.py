@@ -129,3 +129,45 @@ def test_recommendation_reasons_when_voices_differ():
 
 def test_daly_interval_is_public():
     assert costmodel.reliability.daly_interval(60.0, 86_400.0) == pytest.approx(3180.062, abs=0.001)
+
+
+def test_overrides_change_exactly_what_they_say():
+    base = costmodel.load_preset("seed-case2-24xA100")
+    data = base.model_dump()
+    data["overrides"] = {"fabric_prices": {"ib-ndr-400": {"switch_price": 0.0}},
+                         "fabrics": {"tcp-100": {"efficiency": 0.9}}}
+    edited = costmodel.Scenario.model_validate(data)
+    a, b = costmodel.evaluate(base), costmodel.evaluate(edited)
+    ib_a, ib_b = a.fabric("ib-ndr-400"), b.fabric("ib-ndr-400")
+    assert ib_b.metrics["capex_switches"] == 0 and ib_a.metrics["capex_switches"] > 0
+    assert ib_b.metrics["capex_nics"] == ib_a.metrics["capex_nics"]
+    assert b.fabric("tcp-100").metrics["run_days"] < a.fabric("tcp-100").metrics["run_days"]
+    assert b.fabric("roce-200").tco_total == pytest.approx(a.fabric("roce-200").tco_total)
+
+
+def test_an_overridden_quantity_is_no_longer_uncertain():
+    from costmodel.inputs import build
+
+    data = costmodel.load_preset("seed-case2-24xA100").model_dump()
+    data["overrides"] = {"fabric_prices": {"ib-ndr-400": {"switch_price": 30000.0}}}
+    built = build(costmodel.Scenario.model_validate(data))
+    u = next(x for x in built.uncertain if x.name == "switch_price")
+    j = built.structure.fabric_ids.index("ib-ndr-400")
+    assert u.low[0, j] == u.high[0, j] == 30000.0
+
+
+@pytest.mark.parametrize(
+    ("overrides", "fragment"),
+    [
+        ({"fabrics": {"ib-ndr-400": {"efficiency": 2.0}}}, "overrides.fabrics.ib-ndr-400.efficiency"),
+        ({"fabrics": {"nope": {"efficiency": 0.5}}}, "overrides.fabrics.nope: unknown id"),
+        ({"gpu_prices": {"h100": {"server_price": -1.0}}}, "≥ 0"),
+        ({"gpus": {"h100": {"colour": 1.0}}}, "not an overridable quantity"),
+        ({"fabric_prices": {"tcp-100": {"nic_price": "cheap"}}}, "valid number"),
+    ],
+)
+def test_bad_overrides_name_the_field(overrides, fragment):
+    data = costmodel.load_preset("seed-case2-24xA100").model_dump()
+    data["overrides"] = overrides
+    with pytest.raises(costmodel.ScenarioError, match=fragment.replace(".", r"\.")):
+        costmodel.scenario_from_dict(data)
