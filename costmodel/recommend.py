@@ -20,17 +20,56 @@ SMALL_PARAMS_B = _RULE["small_params_b"].typical  # [billion parameters]
 LARGE_PARAMS_B = _RULE["large_params_b"].typical  # [billion parameters]
 
 
+#: English wording of every reason; the app translates the same codes with the same fields.
+REASONS = {
+    "rule_large": "seed rule: {nodes} nodes > {large} → InfiniBand is the only choice",
+    "rule_small_nodes": "seed rule: {nodes} nodes ≤ {small} → RoCE",
+    "rule_mid_tight": "seed rule: {nodes} nodes in {small}–{large} with a tight budget → RoCE",
+    "rule_mid": "seed rule: {nodes} nodes in {small}–{large} → InfiniBand",
+    "rule_small_params": "seed rule: {params} B parameters ≤ {small} B → RoCE",
+    "rule_mid_params": "seed rule: {params} B parameters in {small}–{large} B → InfiniBand",
+    "rule_large_params": "seed rule: {params} B parameters > {large} B → InfiniBand",
+    "rule_budget": "seed rule: tight budget and good existing Ethernet → RoCE",
+    "rule_weak_ops": "seed rule: weak operations team → RoCE",
+    "rule_strong_ops": "seed rule: strong operations team wanting zero interruptions → InfiniBand",
+    "none_fits": "no fabric fits the yearly plan; the cheapest per run is chosen",
+    "family_missing": "the rule's family ({family}) is not among the compared fabrics",
+    "cheaper": ("cost model: {best} is cheaper than the rule's {rule} by {gap} ({metric}); largest "
+                "differences ({rule} minus {best}): {parts}"),
+    "run_length": ("run length {rule} {rule_days:.2f} d vs {best} {best_days:.2f} d; exposed communication per "
+                   "step {rule_exposed:.3f} s vs {best_exposed:.3f} s"),
+    "rule_no_fit": "{rule} cannot fit the yearly plan",
+    "agrees": "cost model agrees: {best} is the cheapest ({metric})",
+}
+
+
+@dataclass(frozen=True)
+class Reason:
+    """One reason: a code of :data:`REASONS` and the values it names."""
+
+    code: str
+    values: dict
+
+    def __str__(self) -> str:
+        return REASONS[self.code].format(**self.values)
+
+
 @dataclass(frozen=True)
 class Recommendation:
     rule_family: str
     rule: str | None  # fabric id of the rule's family in the comparison (cheapest of it)
     cost_optimal: str
     metric: str  # "tco_total" or "cost_per_run"
-    reasons: list[str] = field(default_factory=list)
+    reason_codes: list[Reason] = field(default_factory=list)
+
+    @property
+    def reasons(self) -> list[str]:
+        """The reasons in English."""
+        return [str(r) for r in self.reason_codes]
 
 
 def seed_rule(nodes: int, params_b: float, budget_tight: bool, existing_ethernet: bool,
-              ops_team: str) -> tuple[str, list[str]]:
+              ops_team: str) -> tuple[str, list[Reason]]:
     """The article's decision tree → (family, reasons).
 
     More than 32 nodes means InfiniBand whatever else holds. Otherwise each rule (nodes, model
@@ -42,37 +81,34 @@ def seed_rule(nodes: int, params_b: float, budget_tight: bool, existing_ethernet
     >>> seed_rule(8, 5, False, False, "strong")[0]
     'roce'
     """
-    reasons = []
+    tiers = {"small": SMALL_NODES, "large": LARGE_NODES}
     if nodes > LARGE_NODES:
-        reasons.append(f"seed rule: {nodes} nodes > {LARGE_NODES} → InfiniBand is the only choice")
-        return "infiniband", reasons
-    votes = []
+        return "infiniband", [Reason("rule_large", {"nodes": nodes, **tiers})]
+    votes, reasons = [], []
+
+    def vote(family: str, code: str, **values) -> None:
+        votes.append(family)
+        reasons.append(Reason(code, values))
+
     if nodes <= SMALL_NODES:
-        votes.append("roce")
-        reasons.append(f"seed rule: {nodes} nodes ≤ {SMALL_NODES} → RoCE")
+        vote("roce", "rule_small_nodes", nodes=nodes, **tiers)
     elif budget_tight:
-        votes.append("roce")
-        reasons.append(f"seed rule: {nodes} nodes in {SMALL_NODES}–{LARGE_NODES} with a tight budget → RoCE")
+        vote("roce", "rule_mid_tight", nodes=nodes, **tiers)
     else:
-        votes.append("infiniband")
-        reasons.append(f"seed rule: {nodes} nodes in {SMALL_NODES}–{LARGE_NODES} → InfiniBand")
+        vote("infiniband", "rule_mid", nodes=nodes, **tiers)
+    sizes = {"params": f"{params_b:g}", "small": f"{SMALL_PARAMS_B:g}", "large": f"{LARGE_PARAMS_B:g}"}
     if params_b <= SMALL_PARAMS_B:
-        votes.append("roce")
-        reasons.append(f"seed rule: {params_b:g} B parameters ≤ {SMALL_PARAMS_B:g} B → RoCE")
+        vote("roce", "rule_small_params", **sizes)
+    elif params_b <= LARGE_PARAMS_B:
+        vote("infiniband", "rule_mid_params", **sizes)
     else:
-        votes.append("infiniband")
-        band = (f"> {LARGE_PARAMS_B:g} B" if params_b > LARGE_PARAMS_B
-                else f"in {SMALL_PARAMS_B:g}–{LARGE_PARAMS_B:g} B")
-        reasons.append(f"seed rule: {params_b:g} B parameters {band} → InfiniBand")
+        vote("infiniband", "rule_large_params", **sizes)
     if budget_tight and existing_ethernet:
-        votes.append("roce")
-        reasons.append("seed rule: tight budget and good existing Ethernet → RoCE")
+        vote("roce", "rule_budget")
     if ops_team == "weak":
-        votes.append("roce")
-        reasons.append("seed rule: weak operations team → RoCE")
+        vote("roce", "rule_weak_ops")
     else:
-        votes.append("infiniband")
-        reasons.append("seed rule: strong operations team wanting zero interruptions → InfiniBand")
+        vote("infiniband", "rule_strong_ops")
     roce, ib = votes.count("roce"), votes.count("infiniband")
     family = votes[0] if roce == ib else ("roce" if roce > ib else "infiniband")
     return family, reasons
@@ -89,35 +125,33 @@ def recommend(ids, families, tco, cost_per_run, fits, breakdown, metrics, schedu
     if not fits.any():
         metric_name = "cost_per_run"
         values = pool = np.asarray(cost_per_run, dtype=float)
-        reasons.append("no fabric fits the yearly plan; the cheapest per run is chosen")
+        reasons.append(Reason("none_fits", {}))
     best = int(np.argmin(pool))
     in_family = [i for i, fam in enumerate(families) if fam == rule_family]
     rule_idx = min(in_family, key=lambda i: pool[i]) if in_family else None
     if rule_idx is None:
-        reasons.append(f"the rule's family ({rule_family}) is not among the compared fabrics")
+        reasons.append(Reason("family_missing", {"family": rule_family}))
     elif rule_idx != best:
         diff = {k: float(breakdown[k][rule_idx] - breakdown[k][best]) for k in breakdown}
         top = sorted(diff.items(), key=lambda kv: -abs(kv[1]))[:3]
         parts = ", ".join(f"{k} {'+' if v >= 0 else '−'}{fmt(abs(v))}" for k, v in top)
-        reasons.append(
-            f"cost model: {ids[best]} is cheaper than the rule's {ids[rule_idx]} by "
-            f"{fmt(values[rule_idx] - values[best])} ({metric_name}); largest differences "
-            f"({ids[rule_idx]} minus {ids[best]}): {parts}"
-        )
-        rd, bd = metrics["run_days"][rule_idx], metrics["run_days"][best]
-        reasons.append(
-            f"run length {ids[rule_idx]} {rd:.2f} d vs {ids[best]} {bd:.2f} d; exposed "
-            f"communication per step {metrics['exposed_comm_s'][rule_idx]:.3f} s vs "
-            f"{metrics['exposed_comm_s'][best]:.3f} s"
-        )
+        pair = {"best": ids[best], "rule": ids[rule_idx]}
+        reasons.append(Reason("cheaper", {**pair, "gap": fmt(values[rule_idx] - values[best]),
+                                          "gap_value": float(values[rule_idx] - values[best]),
+                                          "metric": metric_name, "parts": parts,
+                                          "diffs": dict(top)}))
+        reasons.append(Reason("run_length", {
+            **pair, "rule_days": float(metrics["run_days"][rule_idx]), "best_days": float(metrics["run_days"][best]),
+            "rule_exposed": float(metrics["exposed_comm_s"][rule_idx]),
+            "best_exposed": float(metrics["exposed_comm_s"][best])}))
         if not fits[rule_idx]:
-            reasons.append(f"{ids[rule_idx]} cannot fit the yearly plan")
+            reasons.append(Reason("rule_no_fit", {"rule": ids[rule_idx]}))
     else:
-        reasons.append(f"cost model agrees: {ids[best]} is the cheapest ({metric_name})")
+        reasons.append(Reason("agrees", {"best": ids[best], "metric": metric_name}))
     return Recommendation(
         rule_family=rule_family,
         rule=None if rule_idx is None else ids[rule_idx],
         cost_optimal=ids[best],
         metric=metric_name,
-        reasons=reasons,
+        reason_codes=reasons,
     )

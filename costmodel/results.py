@@ -105,6 +105,7 @@ class Result:
                 "cost_optimal": self.recommendation.cost_optimal,
                 "metric": self.recommendation.metric,
                 "reasons": list(self.recommendation.reasons),
+                "reason_codes": [{"code": r.code, "values": r.values} for r in self.recommendation.reason_codes],
             },
         }
 

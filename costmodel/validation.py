@@ -172,6 +172,19 @@ def scenario_error(exc: ValidationError) -> ScenarioError:
 
 def parse_scenario_text(raw: bytes | str, fmt: str = "json") -> Scenario:
     """Parse and validate scenario text (``fmt`` = ``"json"`` or ``"yaml"``)."""
+    return validate_scenario(parse_document(raw, fmt))
+
+
+def validate_scenario(data: dict) -> Scenario:
+    """Validate a parsed mapping into a Scenario; ScenarioError names fields and ranges."""
+    try:
+        return Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise scenario_error(exc) from None
+
+
+def parse_document(raw: bytes | str, fmt: str = "json") -> dict:
+    """Parse untrusted JSON/YAML text into a mapping, within the size, depth and syntax limits."""
     if isinstance(raw, str):
         raw = raw.encode("utf-8", errors="surrogatepass")
     if len(raw) > MAX_SCENARIO_BYTES:
@@ -205,7 +218,4 @@ def parse_scenario_text(raw: bytes | str, fmt: str = "json") -> Scenario:
                                   f"{type(data).__name__}")])
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
         raise ScenarioError([("", f"the scenario is nested deeper than {MAX_DEPTH} levels")])
-    try:
-        return Scenario.model_validate(data)
-    except ValidationError as exc:
-        raise scenario_error(exc) from None
+    return data
