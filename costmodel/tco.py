@@ -168,7 +168,9 @@ def compute(p: Inputs, st: Structure) -> Outputs:
         "interruptions": interruptions,
         "operations": operations,
     }
-    amounts = {k: np.broadcast_to(v, t_step.shape).astype(float) for k, v in amounts.items()}
+    # every array may vary by row (a sweep of one price, say): broadcast to the common shape
+    shape = np.broadcast_shapes(t_step.shape, *(np.shape(v) for v in amounts.values()))
+    amounts = {k: np.broadcast_to(v, shape).astype(float) for k, v in amounts.items()}
 
     # --- finance: totals and present values from the schedules
     h = st.horizon_years
@@ -234,7 +236,8 @@ def compute(p: Inputs, st: Structure) -> Outputs:
         "cost_per_useful_gpu_hour": np.where(useful_gpu_h > 0, cash / useful_gpu_h, np.inf),
         "cash_total": cash,
     }
-    metrics = {k: np.broadcast_to(v, t_step.shape) for k, v in metrics.items()}
+    shape = np.broadcast_shapes(shape, *(np.shape(v) for v in metrics.values()))
+    metrics = {k: np.broadcast_to(v, shape) for k, v in metrics.items()}
     return Outputs(
         structure=st, amounts=amounts, capex_schedule=cap_sched, recurring_schedule=rec_sched,
         discount=disc, tco=tco, pv_cost=pv, breakdown=breakdown, metrics=metrics,

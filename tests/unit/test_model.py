@@ -171,3 +171,14 @@ def test_bad_overrides_name_the_field(overrides, fragment):
     data["overrides"] = overrides
     with pytest.raises(costmodel.ScenarioError, match=fragment.replace(".", r"\.")):
         costmodel.scenario_from_dict(data)
+
+
+def test_a_batch_varying_only_a_price_broadcasts():
+    from costmodel.inputs import build
+    from costmodel.tco import compute
+
+    built = build(costmodel.load_preset("seed-case2-24xA100"))
+    prices = np.array([[0.05], [0.10], [0.20]])
+    out = compute(built.inputs.replace(electricity_price=prices), built.structure)
+    assert out.tco.shape == (3, 4) and out.metrics["run_days"].shape == (3, 4)
+    assert np.all(np.diff(out.tco, axis=0) > 0)
