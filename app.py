@@ -1,47 +1,75 @@
-"""Fabric TCO Planner — Streamlit entry point.
+"""Fabric TCO Planner — the Streamlit frame: navigation, the shared sidebar, the URL.
 
-Until the dashboard issue lands this page shows the model's comparison table for a preset;
-all numbers come from :func:`costmodel.evaluate`.
+Pages live in ``app_pages/``; they read the session's scenario, call the cached model and
+draw. Nothing here computes a cost.
 """
 
 from __future__ import annotations
 
+import logging
+
 import streamlit as st
 
-import costmodel
-from costmodel.formatting import format_money, format_number, format_share
-from costmodel.presets import get_preset
+from webui import session, share, widgets
+from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 
-st.set_page_config(page_title="Fabric TCO Planner", layout="wide")
+logging.basicConfig(level=logging.INFO)
+st.set_page_config(page_title="Fabric TCO Planner", page_icon="🔀", layout="wide")
+
+session.init()
+t = session.translator()
+
+PAGES = [
+    st.Page("app_pages/cluster.py", title=t("nav.cluster"), icon=":material/dns:", url_path="cluster"),
+    st.Page("app_pages/compare.py", title=t("nav.compare"), icon=":material/compare_arrows:", url_path="compare",
+            default=True),
+    st.Page("app_pages/scale.py", title=t("nav.scale"), icon=":material/show_chart:", url_path="scale"),
+    st.Page("app_pages/risk.py", title=t("nav.risk"), icon=":material/casino:", url_path="risk"),
+    st.Page("app_pages/assumptions.py", title=t("nav.assumptions"), icon=":material/table_edit:",
+            url_path="assumptions"),
+    st.Page("app_pages/method.py", title=t("nav.method"), icon=":material/functions:", url_path="method"),
+]
+pg = st.navigation(PAGES)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def _evaluate(preset_id: str) -> dict:
-    return costmodel.evaluate(costmodel.load_preset(preset_id)).to_dict()
+def _on_preset() -> None:
+    session.load_preset(st.session_state["sb_preset"])
+    widgets.reset_widgets()
 
 
-st.title("Fabric TCO Planner")
-st.caption("5-year TCO of a GPU training cluster per network fabric — TCP Ethernet, RoCE, "
-           "iWARP, InfiniBand.")
-preset_id = st.selectbox("Preset", costmodel.list_presets(),
-                         format_func=lambda pid: get_preset(pid).title)
-res = _evaluate(preset_id)
-cur = res["currency"]
-rows = {
-    f["id"]: {
-        "Fabric": f["name"],
-        f"TCO {res['horizon_years']} y": format_money(f["tco_total"], cur),
-        "Δ vs baseline": format_money(f["delta_vs_baseline"], cur),
-        "Days per run": format_number(f["run_days"]),
-        "GPU utilisation": format_share(f["gpu_utilization"]),
-        "Interruptions / year": format_number(f["interruptions_per_year"]),
-        "CPU overhead": format_share(f["cpu_overhead_share"], 2),
-    }
-    for f in res["fabrics"]
-}
-st.dataframe(list(rows.values()), hide_index=True, width="stretch")
-rec = res["recommendation"]
-st.subheader("Recommendation")
-st.write(f"Seed rule: **{rec['rule'] or '—'}** · cost-optimal: **{rec['cost_optimal']}**")
-for reason in rec["reasons"]:
-    st.markdown(f"- {reason}", unsafe_allow_html=False)
+def _preset_label(pid: str) -> str:
+    return t(f"preset.{pid}")
+
+
+with st.sidebar:
+    st.markdown(f"### {t('app.title')}")
+    st.caption(t("app.tagline"))
+    if session.KEY_LINK_ERROR in st.session_state:
+        st.warning(t("app.link_error", error=st.session_state[session.KEY_LINK_ERROR]), icon="⚠️")
+        if st.button(t("app.dismiss"), key="sb_dismiss"):
+            del st.session_state[session.KEY_LINK_ERROR]
+            st.rerun()
+    ids = share.preset_ids()
+    st.session_state.setdefault("sb_preset", session.preset())
+    if st.session_state["sb_preset"] != session.preset():
+        st.session_state["sb_preset"] = session.preset()
+    st.selectbox(t("app.preset"), ids, format_func=_preset_label, key="sb_preset", on_change=_on_preset,
+                 help=t("app.preset_help"))
+    if session.scenario() != share.preset_scenario(session.preset()):
+        st.caption(t("app.modified"))
+    st.segmented_control(t("app.language"), ["en", "zh"], format_func=lambda x: {"en": "English", "zh": "中文"}[x],
+                         key=session.KEY_LANG, default=session.language(), bind="query-params",
+                         selection_mode="single")
+    st.selectbox(t("app.currency"), CURRENCIES, key=session.KEY_CUR, bind="query-params",
+                 index=CURRENCIES.index(session.default_currency()), on_change=session.reset_rate)
+    money = session.money()
+    st.session_state.setdefault(session.KEY_FX, money.rate)
+    st.number_input(t("app.fx", model=money.model_currency, cur=money.currency), min_value=MIN_RATE,
+                    max_value=MAX_RATE, key=session.KEY_FX, format="%.4f", bind="query-params",
+                    help=t("app.fx_help"))
+    with st.expander(t("app.share")):
+        st.caption(t("app.share_help"))
+        st.code(session.share_url(), language=None, wrap_lines=True)
+
+pg.run()
+session.sync_url()

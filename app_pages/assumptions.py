@@ -1,0 +1,118 @@
+"""Assumptions: the catalog and the price book as editable tables, with sources and dates.
+
+Edits become the scenario's ``overrides`` (validated; invalid ones are shown and not applied)
+and flow into every page of the session and into the share link. Reset returns to the catalog.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from costmodel.catalog import load_catalog
+from costmodel.errors import ScenarioError
+from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
+from costmodel.validation import validate_scenario
+from webui import labels, session, widgets
+
+t = session.translator()
+cat = load_catalog()
+scenario = session.scenario()
+book = cat.price_book(scenario.price_book)
+names = labels.fabric_names(t)
+gpu_id = scenario.cluster.gpu
+
+st.title(t("assumptions.title"))
+st.caption(t("assumptions.intro", book=book.name_zh if t.lang == "zh" and book.name_zh else book.name,
+             currency=book.currency))
+
+TABLES = {
+    # tab key: (overrides field, items, catalog lookup, bounds)
+    "fabrics": ("fabrics", scenario.fabrics, lambda i: cat.fabrics[i], FABRIC_OVERRIDE_BOUNDS),
+    "fabric_prices": ("fabric_prices", scenario.fabrics, lambda i: book.fabrics[i], FABRIC_PRICE_BOUNDS),
+    "gpus": ("gpus", [gpu_id], lambda i: cat.gpus[i], GPU_OVERRIDE_BOUNDS),
+    "gpu_prices": ("gpu_prices", [gpu_id], lambda i: book.gpus[i], GPU_PRICE_BOUNDS),
+}
+
+
+def _frame(field: str, items, lookup, bounds) -> pd.DataFrame:
+    current = getattr(scenario.overrides, field)
+    rows = []
+    for item in items:
+        entry = lookup(item)
+        for q in bounds:
+            quantity = getattr(entry, q)
+            value = current.get(item, {}).get(q, quantity.typical)
+            ref = cat.references[quantity.source]
+            rows.append({
+                "item": item, "quantity": q, "value": float(value), "default": quantity.typical,
+                "low": quantity.lo, "high": quantity.hi, "source": ref.title, "kind": t(f"kind.{ref.kind}"),
+                "as_of": quantity.as_of, "edited": item in current and q in current[item],
+            })
+    return pd.DataFrame(rows)
+
+
+def _overrides_from(edited: pd.DataFrame) -> dict:
+    """Rows whose value differs from the catalog's become overrides (validated by the schema)."""
+    out: dict[str, dict[str, float]] = {}
+    for row in edited.itertuples(index=False):
+        if pd.notna(row.value) and float(row.value) != float(row.default):
+            out.setdefault(row.item, {})[row.quantity] = float(row.value)
+    return out
+
+
+def _apply(field: str, table: dict) -> None:
+    data = scenario.model_dump(mode="json")
+    data["overrides"][field] = table
+    try:
+        session.set_scenario(validate_scenario(data))
+        st.session_state.pop(f"assume_err_{field}", None)
+    except ScenarioError as exc:
+        st.session_state[f"assume_err_{field}"] = str(exc)
+
+
+tabs = st.tabs([t(f"assumptions.tab_{k}") for k in TABLES])
+for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), strict=True):
+    with tab:
+        df = _frame(field, items, lookup, bounds)
+        df["item"] = [names.get(i, cat.gpus[i].name if i in cat.gpus else i) for i in df["item"]]
+        ids = [*items]
+        shown = df.assign(quantity=[t.get(f"q.{q}", q) for q in df["quantity"]])
+        edited = st.data_editor(
+            shown, key=f"assume_{key}", hide_index=True, width="stretch", disabled=[c for c in shown if c != "value"],
+            height=min(38 + 35 * len(shown), 720),
+            column_config={
+                "item": st.column_config.TextColumn(t("assumptions.col_item")),
+                "quantity": st.column_config.TextColumn(t("assumptions.col_quantity")),
+                "value": st.column_config.NumberColumn(t("assumptions.col_value"), format="%.6g", required=True),
+                "default": st.column_config.NumberColumn(t("assumptions.col_default"), format="%.6g"),
+                "low": st.column_config.NumberColumn(t("assumptions.col_low"), format="%.6g"),
+                "high": st.column_config.NumberColumn(t("assumptions.col_high"), format="%.6g"),
+                "source": st.column_config.TextColumn(t("assumptions.col_source"), width="medium"),
+                "kind": st.column_config.TextColumn(t("assumptions.col_kind")),
+                "as_of": st.column_config.TextColumn(t("assumptions.col_as_of")),
+                "edited": st.column_config.CheckboxColumn(t("assumptions.col_edited")),
+            },
+        )
+        # map the displayed rows back to ids and quantity names
+        edited = edited.assign(item=[ids[i // len(bounds)] for i in range(len(edited))],
+                               quantity=[list(bounds)[i % len(bounds)] for i in range(len(edited))])
+        table = _overrides_from(edited)
+        if table != getattr(scenario.overrides, field):
+            _apply(field, table)
+            if f"assume_err_{field}" not in st.session_state:
+                st.rerun()
+        err = st.session_state.get(f"assume_err_{field}")
+        if err:
+            st.error(t("assumptions.invalid", error=err), icon="⚠️")
+
+if st.button(t("assumptions.reset"), icon=":material/restart_alt:", key="assume_reset",
+             disabled=scenario.overrides.is_empty()):
+    data = scenario.model_dump(mode="json")
+    data["overrides"] = {}
+    session.set_scenario(validate_scenario(data))
+    for key in TABLES:
+        st.session_state.pop(f"assume_{key}", None)
+        st.session_state.pop(f"assume_err_{TABLES[key][0]}", None)
+    widgets.reset_widgets()
+    st.rerun()

@@ -1,0 +1,100 @@
+"""Cluster: set up the scenario — presets, every input with unit, help and bounds."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from costmodel.catalog import load_catalog
+from webui import session, widgets
+
+t = session.translator()
+cat = load_catalog()
+scenario = session.scenario()
+book = cat.price_book(scenario.price_book)
+gpu = cat.gpus[scenario.cluster.gpu]
+gpu_prices = book.gpus[scenario.cluster.gpu]
+
+st.title(t("cluster.title"))
+st.caption(t("cluster.intro", currency=book.currency))
+
+with st.container(border=True):
+    top = st.columns([3, 2])
+    with top[0]:
+        st.text_input(t("field.name"), value=scenario.name, max_chars=200, key="w.name",
+                      on_change=widgets._changed, args=("name",))
+    with top[1]:
+        widgets.choice(t, "scope", ["cluster", "fabric"], horizontal=True)
+    top = st.columns([3, 2])
+    with top[0]:
+        fabric_names = {fid: (f.name_zh if t.lang == "zh" else f.name) for fid, f in cat.fabrics.items()}
+        st.multiselect(t("field.fabrics"), list(cat.fabrics), default=scenario.fabrics, key="w.fabrics",
+                       format_func=fabric_names.get, on_change=widgets._changed, args=("fabrics",),
+                       max_selections=12, help=t("help.fabrics"))
+        widgets._error("fabrics")
+    with top[1]:
+        widgets.choice(t, "baseline", list(scenario.fabrics), labels=fabric_names)
+
+left, middle, right = st.columns(3)
+with left, st.container(border=True):
+    st.subheader(t("group.cluster"))
+    widgets.choice(t, "cluster.gpu", list(cat.gpus), labels={k: g.name for k, g in cat.gpus.items()})
+    widgets.number(t, "cluster.nodes")
+    widgets.number(t, "cluster.gpus_per_node", placeholder_value=gpu.default_gpus_per_node.typical)
+    widgets.number(t, "cluster.nics_per_node", placeholder_value=gpu.default_nics_per_node.typical)
+    widgets.number(t, "cluster.server_price", placeholder_value=gpu_prices.server_price.typical, digits=0)
+    widgets.number(t, "cluster.host_power_kw", placeholder_value=gpu.host_power_kw.typical, digits=2)
+    widgets.number(t, "cluster.host_cpu_cost_share", digits=2)
+    widgets.number(t, "cluster.host_cpu_power_share", digits=2)
+
+with middle, st.container(border=True):
+    st.subheader(t("group.workload"))
+    widgets.number(t, "workload.model_params_b", digits=2)
+    widgets.number(t, "workload.tokens_per_run_b", digits=1)
+    widgets.number(t, "workload.global_batch_tokens_m", digits=2)
+    widgets.number(t, "workload.compute_efficiency", digits=2, step=0.01)
+    widgets.choice(t, "workload.parallelism", ["dp", "fsdp", "pipeline"])
+    if scenario.workload.parallelism == "pipeline":
+        widgets.number(t, "workload.pipeline_stages")
+        widgets.number(t, "workload.pipeline_microbatches")
+        widgets.number(t, "workload.hidden_size")
+    widgets.toggle(t, "workload.full_recompute")
+    widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)
+    if scenario.workload.schedule == "plan":
+        widgets.number(t, "workload.runs_per_year", digits=1)
+    widgets.number(t, "workload.grad_bytes", digits=1)
+
+with right, st.container(border=True):
+    st.subheader(t("group.facility"))
+    widgets.number(t, "facility.pue", digits=2, step=0.01)
+    widgets.number(t, "facility.electricity_price_per_kwh", digits=3, step=0.005)
+    widgets.number(t, "facility.gpu_busy_power_frac", digits=2, step=0.05)
+    widgets.number(t, "facility.gpu_idle_power_frac", digits=2, step=0.05)
+
+left, middle, right = st.columns(3)
+with left, st.container(border=True):
+    st.subheader(t("group.operations"))
+    widgets.number(t, "operations.cluster_ops_cost_per_node_year", digits=0)
+    widgets.number(t, "operations.network_ops_cost_per_node_year", digits=0)
+    widgets.number(t, "operations.maintenance_frac_per_year", digits=3, step=0.005)
+    widgets.number(t, "operations.checkpoint_write_gbs_per_node", digits=2)
+    widgets.number(t, "operations.restart_minutes", digits=1)
+    vch = gpu_prices.rental_per_gpu_hour.typical * scenario.cluster.nodes * (
+        scenario.cluster.gpus_per_node or gpu.default_gpus_per_node.typical)
+    widgets.number(t, "operations.value_of_cluster_hour", placeholder_value=round(vch, 2), digits=2)
+
+with middle, st.container(border=True):
+    st.subheader(t("group.finance"))
+    widgets.number(t, "finance.horizon_years")
+    widgets.number(t, "finance.discount_rate", digits=3, step=0.005)
+    widgets.choice(t, "finance.payment", ["upfront", "instalments"], horizontal=True)
+    if scenario.finance.payment == "instalments":
+        widgets.number(t, "finance.instalment_months")
+        widgets.number(t, "finance.instalment_rate_annual", digits=3, step=0.005)
+    widgets.number(t, "finance.residual_value_frac", digits=2, step=0.05)
+
+with right, st.container(border=True):
+    st.subheader(t("group.context"))
+    st.caption(t("cluster.context_note"))
+    widgets.toggle(t, "context.budget_tight")
+    widgets.toggle(t, "context.existing_ethernet")
+    widgets.choice(t, "context.ops_team", ["weak", "strong"], horizontal=True)

@@ -1,0 +1,123 @@
+"""Compare: the fabrics side by side — KPIs, breakdown, cumulative cost, waterfall, specs, advice."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from costmodel.catalog import load_catalog
+from costmodel.timeline import crossovers, monthly_cumulative
+from webui import charts, compute, labels, session
+from webui.i18n import fmt_number
+from webui.text import md_escape
+
+t = session.translator()
+money = session.money()
+scenario = session.scenario()
+res = compute.evaluate(compute.key(scenario))
+cat = load_catalog()
+fabrics = res["fabrics"]
+names = {f["id"]: (f["name_zh"] if t.lang == "zh" else f["name"]) for f in fabrics}
+families = {f["id"]: f["family"] for f in fabrics}
+base = next(f for f in fabrics if f["id"] == res["baseline"])
+L = labels.chart_labels(t)
+
+st.title(t("compare.title"))
+st.caption(t("compare.subtitle", name=md_escape(scenario.name), scope=t(f"opt.scope.{res['scope']}"),
+             years=res["horizon_years"], book=res["price_book"], currency=money.currency,
+             model_currency=money.model_currency, rate=f"{money.rate:g}"))
+
+for f in fabrics:
+    if not f["fits_plan"]:
+        st.warning(t("compare.no_fit", fabric=names[f["id"]], load=f"{f['plan_load']:.0%}"), icon="⏱️")
+
+# --- KPI cards
+cols = st.columns(len(fabrics))
+for col, f in zip(cols, fabrics, strict=True):
+    with col, st.container(border=True):
+        is_base = f["id"] == res["baseline"]
+        st.markdown(f"**{names[f['id']]}**" + (f" · {t('compare.baseline')}" if is_base else ""))
+        st.metric(t("kpi.tco", years=res["horizon_years"]), money.short(f["tco_total"]),
+                  delta=None if is_base else money.delta(f["delta_vs_baseline"]), delta_color="inverse",
+                  help=money(f["tco_total"]))
+        rows = {
+            t("kpi.ratio"): f"{f['ratio_vs_baseline']:.3f}×",
+            t("kpi.npv"): money.short(f["npv"]),
+            t("kpi.payback"): "—" if f["payback_years"] is None else t("kpi.years", n=f"{f['payback_years']:.1f}"),
+            t("kpi.run_days"): fmt_number(f["run_days"], 1),
+            t("kpi.gpu_util"): f"{f['gpu_utilization']:.1%}",
+            t("kpi.interruptions"): fmt_number(f["interruptions_per_year"], 1),
+            t("kpi.cpu"): f"{f['cpu_overhead_share']:.2%}",
+            t("kpi.cost_per_run"): money.short(f["cost_per_run"]),
+        }
+        st.dataframe(pd.DataFrame({"k": list(rows), "v": list(rows.values())}), hide_index=True,
+                     column_config={"k": st.column_config.TextColumn(t("kpi.metric")),
+                                    "v": st.column_config.TextColumn(t("kpi.value"))},
+                     width="stretch", key=f"kpi_{f['id']}")
+
+# --- recommendation
+rec = res["recommendation"]
+with st.container(border=True):
+    st.subheader(t("compare.recommendation"))
+    a, b = st.columns(2)
+    a.metric(t("compare.rule"), names.get(rec["rule"], "—") if rec["rule"] else "—",
+             help=t("compare.rule_help"))
+    b.metric(t("compare.cost_optimal"), names[rec["cost_optimal"]], help=t(f"compare.metric_{rec['metric']}"))
+    for rc in rec["reason_codes"]:
+        st.markdown(f"- {md_escape(labels.reason(t, rc, money))}")
+
+# --- charts
+show = money.display.short  # charts convert with money.rate, then format
+
+
+@st.fragment
+def charts_section() -> None:
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(charts.breakdown_bar(res, L, show, money.rate), key="chart_breakdown", width="stretch")
+    with right:
+        months, curves = monthly_cumulative(res)
+        crossings = [(base["id"], f["id"], m, c) for f in fabrics if f["id"] != base["id"]
+                     for m, c in crossovers(months, curves[base["id"]], curves[f["id"]])]
+        st.plotly_chart(charts.cumulative_cost(months, curves, crossings, names, families, L, show, money.rate),
+                        key="chart_cumulative", width="stretch")
+        for a, b, m, _ in crossings:
+            st.caption(t("compare.crossing", a=names[a], b=names[b], month=f"{m:.1f}"))
+
+
+@st.fragment
+def waterfall_section() -> None:
+    others = [f["id"] for f in fabrics if f["id"] != base["id"]]
+    if not others:
+        return
+    default = rec["cost_optimal"] if rec["cost_optimal"] in others else others[0]
+    choice = st.selectbox(t("compare.waterfall"), others, index=others.index(default), format_func=names.get,
+                          key="compare_waterfall_fabric")
+    chosen = next(f for f in fabrics if f["id"] == choice)
+    st.plotly_chart(charts.savings_waterfall(base["breakdown"], chosen["breakdown"], names[base["id"]],
+                                             names[choice], L, show, money.rate),
+                    key="chart_waterfall", width="stretch")
+
+
+charts_section()
+waterfall_section()
+
+# --- specifications
+st.subheader(t("compare.specs"))
+spec_rows = []
+for f in fabrics:
+    spec = cat.fabrics[f["id"]]
+    spec_rows.append({
+        t("spec.fabric"): names[f["id"]],
+        t("spec.nic_gbps"): fmt_number(f["nic_gbps"]),
+        t("spec.busbw"): fmt_number(f["allreduce_busbw_gbs"], 1),
+        t("spec.latency"): fmt_number(f["latency_us"], 1),
+        t("spec.cpu"): f"{f['cpu_overhead_share']:.2%}",
+        t("spec.loss"): f"{spec.loss_rate.typical:.0e}" if spec.loss_rate.typical else "0",
+        t("spec.switches"): fmt_number(f["switches"]),
+        t("spec.tiers"): fmt_number(f["tiers"]),
+        t("spec.step"): fmt_number(f["step_time_s"], 2),
+        t("spec.goodput"): f"{f['goodput']:.2%}",
+    })
+st.dataframe(pd.DataFrame(spec_rows), hide_index=True, width="stretch", key="compare_specs")
+st.caption(t("compare.specs_note"))

@@ -1,0 +1,125 @@
+"""Scale: TCO and cost per run against node count, break-even node counts, the article's regions,
+and the break-even solver for any numeric input."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from costmodel import breakeven
+from costmodel.catalog import load_catalog
+from costmodel.recommend import LARGE_NODES, SMALL_NODES
+from webui import charts, compute, labels, session
+from webui.i18n import fmt_number
+
+t = session.translator()
+money = session.money()
+scenario = session.scenario()
+skey = compute.key(scenario)
+names = labels.fabric_names(t)
+families = {fid: f.family for fid, f in load_catalog().fabrics.items()}
+L = labels.chart_labels(t)
+
+st.title(t("scale.title"))
+st.caption(t("scale.intro"))
+
+
+def node_break_evens(df, baseline: str) -> list[tuple[str, int]]:
+    """Node counts where a fabric's ΔTCO vs the baseline changes sign (first count after the flip)."""
+    out = []
+    for fid, grp in df[df["fabric"] != baseline].groupby("fabric", sort=False):
+        grp = grp.sort_values("nodes")
+        sign = np.sign(grp["delta_vs_baseline"].to_numpy())
+        flips = np.nonzero(sign[1:] * sign[:-1] < 0)[0]
+        out += [(fid, int(grp["nodes"].to_numpy()[i + 1])) for i in flips]
+    return out
+
+
+@st.fragment
+def sweep_section() -> None:
+    metric = st.segmented_control(
+        t("scale.metric"),
+        ["tco_total", "cost_per_run", "delta_vs_baseline"],
+        default="tco_total",
+        format_func=lambda m: t(f"metric.{m}"),
+        key="scale_metric",
+    )
+    df = compute.sweep(skey)
+    bes = node_break_evens(df, scenario.baseline)
+    regions = [
+        (2, SMALL_NODES, L["region_roce"]),
+        (SMALL_NODES, LARGE_NODES, L["region_ib_preferred"]),
+        (LARGE_NODES, 16_384, L["region_ib_only"]),
+    ]
+    fig = charts.scale_chart(
+        df, metric or "tco_total", scenario.baseline, names, families, L, money.display.short, money.rate, bes, regions
+    )
+    st.plotly_chart(fig, key="chart_scale", width="stretch")
+    if bes:
+        by_fabric: dict[str, list[int]] = {}
+        for f, n in bes:
+            by_fabric.setdefault(f, []).append(n)
+        st.markdown(
+            "\n".join(
+                f"- {t('scale.break_even_at', fabric=names[f], nodes=', '.join(fmt_number(n) for n in ns))}"
+                for f, ns in by_fabric.items()
+            )
+        )
+        st.caption(t("scale.steps_note"))
+    else:
+        st.info(t("scale.no_break_even"))
+
+
+@st.fragment
+def solver_section() -> None:
+    st.subheader(t("scale.solver"))
+    st.caption(t("scale.solver_intro"))
+    options = [f for f in scenario.fabrics if f != scenario.baseline]
+    if not options:
+        st.info(t("scale.need_two"))
+        return
+    c1, c2, c3 = st.columns(3)
+    fabric = c1.selectbox(t("scale.upgrade"), options, format_func=names.get, key="solver_fabric")
+    params = list(breakeven.PARAMETERS)
+    parameter = c2.selectbox(
+        t("scale.parameter"),
+        params,
+        key="solver_param",
+        index=params.index("switch_price"),
+        format_func=lambda p: L.get(p, p),
+    )
+    applies_to = None
+    if breakeven.PARAMETERS[parameter].per_fabric:
+        applies_to = c3.selectbox(
+            t("scale.applies_to"), [fabric, scenario.baseline], format_func=names.get, key="solver_applies"
+        )
+    be = compute.break_even(skey, fabric, parameter, applies_to)
+    # money inputs are shown in the display currency (conversion at display only)
+    k = money.rate if "currency" in be.unit else 1.0
+    unit = be.unit.replace("currency", money.currency)
+    x_title = f"{L.get(parameter, parameter)} [{unit}]"
+    st.plotly_chart(
+        charts.delta_curve_chart(
+            be.values * k,
+            be.deltas,
+            [r * k for r in be.roots],
+            be.current_value * k,
+            L,
+            money.display.short,
+            money.rate,
+            x_title,
+        ),
+        key="chart_solver",
+        width="stretch",
+    )
+    if be.roots:
+        for root, direction in zip(be.roots, be.direction, strict=True):
+            st.success(t(f"scale.root_{direction}", fabric=names[fabric], value=f"{root * k:,.6g}", unit=unit))
+    else:
+        key = "scale.always_cheaper" if be.current_delta < 0 else "scale.always_dearer"
+        st.info(t(key, fabric=names[fabric], lo=f"{be.values[0] * k:,.4g}", hi=f"{be.values[-1] * k:,.4g}", unit=unit))
+    st.caption(t("scale.current", value=f"{be.current_value * k:,.6g}", unit=unit, delta=money.short(be.current_delta)))
+
+
+sweep_section()
+solver_section()

@@ -1,0 +1,39 @@
+"""AppTest helpers: run a page of the app in a simulated session."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method"]
+
+
+def open_page(page: str, lang: str = "en", **params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.query_params["lang"] = lang
+    for key, value in params.items():
+        at.query_params[key] = value
+    at.switch_page(f"app_pages/{page}.py")
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def go(at: AppTest, page: str) -> AppTest:
+    at.switch_page(f"app_pages/{page}.py")
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def plotly_specs(at: AppTest) -> dict[str, dict]:
+    """Plotly figures on the page by element key, read from the element's proto."""
+    out = {}
+    for el in at.get("plotly_chart"):
+        spec = json.loads(el.proto.spec)
+        out[el.proto.id] = spec
+    return out
+

@@ -1,0 +1,146 @@
+"""Every page in both languages; inputs change the KPIs as the model says; charts carry their
+traces; the share link round-trips; a broken link gives a message, not a crash."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from apptest_helpers import PAGES, go, open_page, plotly_specs
+
+import costmodel
+from webui import share
+from webui.i18n import catalog
+from webui.money import Money, default_rate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", PAGES)
+def test_every_page_renders_in_both_languages(name, lang):
+    at = open_page(name, lang)
+    title = at.title[0].value
+    assert title == catalog(lang)[f"{name if name != 'cluster' else 'cluster'}.title"]
+    if lang == "zh":
+        assert re.search(r"[\u4e00-\u9fff]", title)
+    assert not at.error, [e.value for e in at.error]
+
+
+def _tco_metrics(at) -> list[str]:
+    return [m.value for m in at.metric if m.label.startswith(("TCO", "5 年"))]
+
+
+def _expected(scenario: costmodel.Scenario) -> list[str]:
+    res = costmodel.evaluate(scenario)
+    money = Money(res.currency, "USD", default_rate(res.currency, "USD"))
+    return [money.short(f.tco_total) for f in res.fabrics]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "group", "field"),
+    [
+        ("w.cluster.nodes", 64, "cluster", "nodes"),
+        ("w.facility.pue", 1.8, "facility", "pue"),
+        ("w.facility.electricity_price_per_kwh", 0.2, "facility", "electricity_price_per_kwh"),
+    ],
+)
+def test_changing_an_input_changes_the_kpis_as_the_model_says(key, value, group, field):
+    at = open_page("cluster", cur="USD")
+    at.number_input(key=key).set_value(value).run()
+    assert not at.exception
+    go(at, "compare")
+    shown = _tco_metrics(at)
+    data = costmodel.load_preset("seed-intro-32xA100").model_dump()
+    data[group][field] = value
+    expected = _expected(costmodel.Scenario.model_validate(data))
+    before = _expected(costmodel.load_preset("seed-intro-32xA100"))
+    assert shown == expected
+    assert shown != before  # the change really moved the numbers
+
+
+def test_an_invalid_combination_is_refused_inline_and_keeps_the_last_valid_scenario():
+    at = open_page("cluster", cur="USD")
+    at.number_input(key="w.facility.gpu_idle_power_frac").set_value(0.95).run()  # above busy (0.8)
+    assert any("gpu_idle_power_frac" in e.value for e in at.error)
+    go(at, "compare")
+    assert _tco_metrics(at) == _expected(costmodel.load_preset("seed-intro-32xA100"))
+
+
+def test_compare_charts_carry_their_traces():
+    at = open_page("compare", cur="USD")
+    specs = plotly_specs(at)
+    res = costmodel.evaluate(costmodel.load_preset("seed-intro-32xA100"))
+    names = {f.name for f in res.fabrics}
+    by_title = {s["layout"].get("title", {}).get("text", ""): s for s in specs.values()}
+    breakdown = by_title["TCO breakdown"]
+    assert {t["name"] for t in breakdown["data"]} >= {"Servers (capex)", "Network (capex)", "Energy"}
+    cumulative = by_title["Cumulative cost, month by month"]
+    assert names <= {t.get("name") for t in cumulative["data"]}
+    waterfall = by_title["From the baseline to the chosen fabric"]
+    assert waterfall["data"][0]["type"] == "waterfall"
+
+
+def test_scale_and_risk_charts_carry_their_traces():
+    at = open_page("scale", cur="USD")
+    titles = {s["layout"]["title"]["text"]: s for s in plotly_specs(at).values()}
+    assert len([t for t in titles["Cost against node count"]["data"] if t.get("mode", "").startswith("lines")]) >= 4
+    assert titles["ΔTCO against the input"]["data"]
+    at = go(at, "risk")
+    titles = {s["layout"]["title"]["text"]: s for s in plotly_specs(at).values()}
+    assert len(titles["What moves ΔTCO"]["data"]) == 2
+    assert titles["Spread of 5-year TCO"]["data"]
+
+
+def test_share_link_round_trips_to_the_same_numbers():
+    at = open_page("cluster", cur="EUR")
+    at.number_input(key="w.cluster.nodes").set_value(48).run()
+    at.number_input(key="w.facility.pue").set_value(1.25).run()
+    go(at, "compare")
+    first = _tco_metrics(at)
+    token = share.encode(at.session_state["scenario"], at.session_state["preset"])
+    fresh = open_page("compare", p="seed-intro-32xA100", s=token, cur="EUR")
+    assert _tco_metrics(fresh) == first
+    assert fresh.session_state["scenario"] == at.session_state["scenario"]
+
+
+@pytest.mark.parametrize("params", [
+    {"s": "not-a-token"},
+    {"p": "no-such-preset"},
+    {"s": share.encode(costmodel.Scenario(name="x"), "seed-intro-32xA100")[:-4]},
+])
+def test_a_broken_link_gives_a_message_and_the_defaults(params):
+    at = open_page("compare", cur="USD", **params)
+    assert any("could not be used" in w.value for w in at.warning)
+    assert _tco_metrics(at) == _expected(costmodel.load_preset("seed-intro-32xA100"))
+
+
+def test_a_tampered_link_with_an_out_of_range_value_names_the_field():
+    import base64
+    import zlib
+
+    raw = json.dumps({"cluster": {"nodes": 0}}).encode()
+    token = base64.urlsafe_b64encode(zlib.compress(raw)).decode().rstrip("=")
+    at = open_page("compare", s=token)
+    assert any("cluster.nodes" in w.value for w in at.warning)
+
+
+def test_every_translation_key_used_by_the_pages_exists_in_both_languages():
+    used = set()
+    for path in [*ROOT.glob("app_pages/*.py"), ROOT / "app.py", *ROOT.glob("webui/*.py")]:
+        used |= set(re.findall(r"""\bt\(\s*["']([a-z_]+\.[a-z0-9_.]+)["']""", path.read_text(encoding="utf-8")))
+    en, zh = catalog("en"), catalog("zh")
+    assert used, "no keys found"
+    assert not used - set(en), sorted(used - set(en))
+    assert not used - set(zh), sorted(used - set(zh))
+    assert set(en) <= set(zh), sorted(set(en) - set(zh))
+
+
+def test_user_text_is_escaped():
+    at = open_page("cluster", cur="USD")
+    at.text_input(key="w.name").set_value("**bold** [x](javascript:alert(1))").run()
+    go(at, "compare")
+    caption = at.caption[0].value
+    assert "\\*\\*bold\\*\\*" in caption and "\\[x\\]" in caption

@@ -1,0 +1,1 @@
+"""Fabric TCO Planner web UI: Streamlit pages, charts, translations and display formats."""

@@ -1,0 +1,598 @@
+"""Plotly figures of the dashboard, built from plain model output (no Streamlit here).
+
+Every builder takes plain data, ``labels`` (already-translated texts, looked up with
+``labels.get(key, key)`` so a missing text shows its key), ``money`` (formats an amount that
+is *already* in the display currency) and ``fx`` (display units per model unit: every model
+amount is multiplied by ``fx`` before it is drawn or formatted; conversion happens here, at
+display, never in the model). The label keys each builder reads are listed in its docstring.
+
+``separators`` (keyword) is *thousands separator, then decimal mark*, like Python's ``,.``
+format spec: ``",."`` gives 1,234.5 and ``".,"`` gives 1.234,5. Plotly's own
+``layout.separators`` is the other way round (decimal first); :func:`plotly_separators`
+converts.
+
+Colours: one colour per fabric family (:data:`FAMILY_COLORS`, Okabe–Ito, colour-blind safe);
+fabrics of the same family differ by dash, marker symbol or fill pattern. Cost categories
+use Paul Tol's colour-blind-safe "bright" scheme (:data:`CATEGORY_COLORS`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+
+from costmodel.tco import CATEGORIES
+
+Money = Callable[[float], str]
+Labels = Mapping[str, str]
+
+#: One colour per fabric family (Okabe & Ito 2008), readable on white.
+FAMILY_COLORS = {
+    "tcp": "#666666",  # neutral grey: the commodity baseline
+    "roce": "#0072B2",  # blue
+    "iwarp": "#009E73",  # bluish green
+    "infiniband": "#D55E00",  # vermillion
+}
+OTHER_COLOR = "#CC79A7"  # reddish purple, for a family not listed above
+#: One colour per cost category (Tol "bright").
+CATEGORY_COLORS = {
+    "compute_capex": "#4477AA",
+    "network_capex": "#66CCEE",
+    "energy": "#CCBB44",
+    "cpu_overhead": "#AA3377",
+    "interruptions": "#EE6677",
+    "operations": "#228833",
+}
+INCREASE_COLOR = "#D55E00"  # a cost goes up
+DECREASE_COLOR = "#0072B2"  # a cost goes down (saving)
+TOTAL_COLOR = "#555555"
+LOW_COLOR = "#56B4E9"  # tornado: input at its low end
+HIGH_COLOR = "#E69F00"  # tornado: input at its high end
+REGION_FILL = "#000000"  # decision tiers: neutral grey shades, darker to the right
+REGION_OPACITY = (0.03, 0.07, 0.11, 0.15)
+MAX_BREAK_EVEN_LABELS = 6  # more break-evens: lines and hover only
+DASHES = ("solid", "dash", "dot", "dashdot")
+SYMBOLS = ("circle", "square", "diamond", "triangle-up")
+PATTERNS = ("", "/", ".", "x")
+MAX_POINTS = 600  # per trace
+MAX_ANNOTATIONS = 8  # crossover labels; markers show all of them
+TEMPLATE = "plotly_white"
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _t(labels: Labels | None, key: str) -> str:
+    """The translated text of ``key``, or the key itself."""
+    if labels is None:
+        return key
+    text = labels.get(key, key)
+    return key if text is None else str(text)
+
+
+def plotly_separators(separators: str = ",.") -> str:
+    """Plotly's ``layout.separators`` (decimal first) from ``thousands + decimal``.
+
+    >>> plotly_separators(",."), plotly_separators(".,"), plotly_separators(" ,")
+    ('.,', ',.', ', ')
+    """
+    if not isinstance(separators, str) or len(separators) != 2:
+        raise ValueError("separators must be two characters: thousands separator, then decimal mark")
+    return separators[1] + separators[0]
+
+
+def fabric_styles(fabric_ids: Iterable[str], families: Mapping[str, str]) -> dict[str, dict]:
+    """Colour (by family) and dash / symbol / pattern (by rank within the family) per fabric.
+
+    >>> s = fabric_styles(["tcp-100", "roce-100", "roce-400"], {"tcp-100": "tcp", "roce-100": "roce",
+    ...                                                         "roce-400": "roce"})
+    >>> s["roce-400"]["color"] == s["roce-100"]["color"], s["roce-400"]["dash"]
+    (True, 'dash')
+    """
+    seen: dict[str, int] = {}
+    out = {}
+    for fid in fabric_ids:
+        fam = families.get(fid, "")
+        k = seen.get(fam, 0)
+        seen[fam] = k + 1
+        out[fid] = {
+            "color": FAMILY_COLORS.get(fam, OTHER_COLOR),
+            "dash": DASHES[k % len(DASHES)],
+            "symbol": SYMBOLS[k % len(SYMBOLS)],
+            "pattern": PATTERNS[k % len(PATTERNS)],
+        }
+    return out
+
+
+def _rgba(hex_color: str, alpha: float) -> str:
+    """``#RRGGBB`` → ``rgba(r,g,b,alpha)``.
+
+    >>> _rgba("#0072B2", 0.5)
+    'rgba(0,114,178,0.5)'
+    """
+    h = hex_color.lstrip("#")
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha:g})"
+
+
+def _finite(v) -> float | None:
+    v = float(v)
+    return v if math.isfinite(v) else None
+
+
+def _fmt(money: Money, v) -> str:
+    """Money text of a display amount; an em dash when it is missing or infinite."""
+    v = _finite(v) if v is not None else None
+    return "—" if v is None else money(v)
+
+
+def _num(x: float, separators: str = ",.") -> str:
+    """A short plain number (inputs, node counts): 3 significant digits, locale separators.
+
+    >>> _num(1234.0), _num(0.0456), _num(12.5, ".,"), _num(2e7)
+    ('1,234', '0.0456', '12,5', '2e+07')
+    """
+    if not math.isfinite(x):
+        return "—"
+    if x != 0 and (abs(x) >= 1e6 or abs(x) < 1e-3):
+        return f"{x:.3g}"
+    digits = max(0, 2 - math.floor(math.log10(abs(x)))) if x else 0
+    text = f"{x:,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text.translate(str.maketrans({",": separators[0], ".": separators[1]}))
+
+
+def _layout(fig: go.Figure, title: str | None, separators: str, **kw) -> go.Figure:
+    """The common look: white template, legend on top, tight margins, locale separators."""
+    fig.update_layout(
+        template=TEMPLATE,
+        separators=plotly_separators(separators),
+        title=dict(text=title, x=0.0, xanchor="left", y=0.98, yanchor="top", font=dict(size=16))
+        if title else None,
+        margin=dict(l=10, r=10, t=40 if title else 10, b=10),
+        # legend under the plot, so a legend that wraps never runs into the title
+        legend=dict(orientation="h", x=0.0, xanchor="left", y=-0.24, yanchor="top", title_text=""),
+        hovermode="closest",
+        hoverlabel=dict(align="left"),
+        font=dict(size=12),
+        **kw,
+    )
+    fig.update_xaxes(automargin=True)
+    fig.update_yaxes(automargin=True)
+    return fig
+
+
+def decimate_indices(x, max_points: int = MAX_POINTS, keep: Iterable[float] = (), neighbours: int = 2,
+                     log: bool = True) -> np.ndarray:
+    """At most ``max_points`` indices of the ascending ``x``, evenly spread along the axis.
+
+    Always keeps the first and last point and the ``neighbours`` points either side of
+    every value in ``keep`` (break-evens, where the cheapest fabric changes), then fills the
+    rest evenly in log space (``log``, needs ``x > 0``) or linearly. Returns all indices when
+    ``x`` is short enough.
+
+    >>> idx = decimate_indices(np.arange(1, 10_001), 50, keep=[777.5])
+    >>> len(idx) <= 50, 0 in idx, 9999 in idx, {775, 776, 777, 778} <= set(idx.tolist())
+    (True, True, True, True)
+    """
+    x = np.asarray(x, dtype=float)
+    n = x.size
+    if n <= max_points:
+        return np.arange(n)
+    must = {0, n - 1}
+    for v in keep:
+        if v is None or not math.isfinite(v):
+            continue
+        j = int(np.searchsorted(x, v))
+        must.update(range(max(0, j - neighbours), min(n, j + neighbours)))
+    must_arr = np.array(sorted(must))
+    if must_arr.size >= max_points:  # too many break-evens: keep them evenly
+        pick = np.linspace(0, must_arr.size - 1, max_points).round().astype(int)
+        return np.unique(must_arr[pick])
+    budget = max_points - must_arr.size
+    use_log = log and x[0] > 0
+    targets = np.geomspace(x[0], x[-1], budget) if use_log else np.linspace(x[0], x[-1], budget)
+    fill = np.clip(np.searchsorted(x, targets), 0, n - 1)
+    return np.union1d(must_arr, fill)
+
+
+# ---------------------------------------------------------------------------- builders
+
+
+def breakdown_bar(result_dict, labels: Labels, money: Money, fx: float = 1.0, *,
+                  separators: str = ",.") -> go.Figure:
+    """Stacked bar per fabric of the six cost categories; the total is written above each bar.
+
+    ``result_dict`` is ``Result.to_dict()`` (a :class:`~costmodel.results.Result` works too).
+    One trace per category (in :data:`costmodel.tco.CATEGORIES` order), bars stacked
+    ``relative`` so a negative category (never in the model today) would stack below zero.
+
+    Label keys: ``breakdown_title``, ``axis_fabric``, ``axis_cost``, ``total``, the six
+    category ids (``compute_capex``, ``network_capex``, ``energy``, ``cpu_overhead``,
+    ``interruptions``, ``operations``) and, optionally, each fabric id (else the
+    catalog's English name is shown).
+    """
+    doc = result_dict if isinstance(result_dict, Mapping) else result_dict.to_dict()
+    fabrics = doc["fabrics"]
+    names = [str(labels.get(f["id"], f["name"])) if labels else f["name"] for f in fabrics]
+    totals = [float(f["tco_total"]) * fx for f in fabrics]
+    fig = go.Figure()
+    for cat in CATEGORIES:
+        vals = [float(f["breakdown"][cat]) * fx for f in fabrics]
+        cat_name = _t(labels, cat)
+        fig.add_trace(go.Bar(
+            x=names, y=vals, name=cat_name, marker_color=CATEGORY_COLORS.get(cat, OTHER_COLOR),
+            hovertext=[f"<b>{n}</b><br>{cat_name}: {_fmt(money, v)}<br>{_t(labels, 'total')}: {_fmt(money, t)}"
+                       for n, v, t in zip(names, vals, totals, strict=True)],
+            hovertemplate="%{hovertext}<extra></extra>",
+        ))
+    tops = [sum(max(0.0, float(f["breakdown"][c]) * fx) for c in CATEGORIES) for f in fabrics]
+    for n, top, total in zip(names, tops, totals, strict=True):
+        fig.add_annotation(x=n, y=top, text=_fmt(money, total), showarrow=False, yanchor="bottom",
+                           font=dict(size=11))
+    _layout(fig, _t(labels, "breakdown_title"), separators, barmode="relative")
+    fig.update_xaxes(title_text=_t(labels, "axis_fabric"))
+    fig.update_yaxes(title_text=_t(labels, "axis_cost"))
+    return fig
+
+
+def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequence[tuple], names: Mapping[str, str],
+                    families: Mapping[str, str], labels: Labels, money: Money, fx: float = 1.0, *,
+                    separators: str = ",.") -> go.Figure:
+    """Cumulative cost per fabric month by month, crossovers marked and labelled.
+
+    ``months`` and ``curves`` come from :func:`costmodel.timeline.monthly_cumulative`;
+    ``crossings`` is a list of ``(fid_a, fid_b, month, cost)`` (cost in model money, e.g.
+    from :func:`costmodel.timeline.crossovers`). One line trace per fabric (named
+    ``names[fid]``), plus one marker trace named ``labels["crossover"]`` when there is at
+    least one crossing; the first :data:`MAX_ANNOTATIONS` crossings also get a text label.
+    x ticks every 12 months.
+
+    Label keys: ``cumulative_title``, ``axis_month``, ``axis_cumulative_cost``, ``month``,
+    ``crossover``.
+    """
+    m = np.asarray(months)
+    styles = fabric_styles(curves, families)
+    month_t = _t(labels, "month")
+    fig = go.Figure()
+    for fid, curve in curves.items():
+        y = np.asarray(curve, dtype=float) * fx
+        name = names.get(fid, fid)
+        st = styles[fid]
+        fig.add_trace(go.Scatter(
+            x=m, y=y, mode="lines", name=name, line=dict(color=st["color"], dash=st["dash"], width=2),
+            hovertext=[f"<b>{name}</b><br>{month_t} {int(mi)}: {_fmt(money, v)}" for mi, v in zip(m, y, strict=True)],
+            hovertemplate="%{hovertext}<extra></extra>",
+        ))
+    if crossings:
+        cross_t = _t(labels, "crossover")
+        xs = [float(c[2]) for c in crossings]
+        ys = [float(c[3]) * fx for c in crossings]
+        texts = [f"<b>{names.get(a, a)} × {names.get(b, b)}</b><br>{month_t} {mo:.1f}: {_fmt(money, c)}"
+                 for (a, b, *_), mo, c in zip(crossings, xs, ys, strict=True)]
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="markers", name=cross_t,
+            marker=dict(symbol="x-thin-open", size=14, line=dict(width=3, color="#000000"), color="#000000"),
+            hovertext=texts, hovertemplate="%{hovertext}<extra></extra>",
+        ))
+        for i, ((a, b, *_), x, y) in enumerate(zip(crossings, xs, ys, strict=True)):
+            if i >= MAX_ANNOTATIONS:
+                break
+            fig.add_annotation(x=x, y=y, text=f"{names.get(a, a)} × {names.get(b, b)}", showarrow=True,
+                               arrowhead=0, ax=0, ay=-36 if i % 2 == 0 else 36, font=dict(size=11),
+                               bgcolor="rgba(255,255,255,0.8)")
+    _layout(fig, _t(labels, "cumulative_title"), separators)
+    last = int(m[-1]) if m.size else 0
+    fig.update_xaxes(title_text=_t(labels, "axis_month"), tick0=0, dtick=12, range=[0, max(last, 1)])
+    fig.update_yaxes(title_text=_t(labels, "axis_cumulative_cost"))
+    return fig
+
+
+def savings_waterfall(base_breakdown: Mapping[str, float], fabric_breakdown: Mapping[str, float], base_name: str,
+                      fabric_name: str, labels: Labels, money: Money, fx: float = 1.0, *,
+                      separators: str = ",.") -> go.Figure:
+    """Waterfall from the baseline's TCO through each category's difference to the fabric's.
+
+    One ``go.Waterfall`` trace with 8 bars: ``base_name`` (absolute, the baseline total),
+    the six categories (relative: fabric − baseline, negative = saving) and ``fabric_name``
+    (total; its ``y`` is 0 and Plotly sums the steps, its text is the fabric's total).
+    Increases are vermillion, decreases (savings) blue, totals grey.
+
+    Label keys: ``waterfall_title``, ``axis_cost``, the six category ids, ``increase``,
+    ``decrease``, ``total``.
+    """
+    base_total = sum(float(base_breakdown[c]) for c in CATEGORIES) * fx
+    fab_total = sum(float(fabric_breakdown[c]) for c in CATEGORIES) * fx
+    steps = [(float(fabric_breakdown[c]) - float(base_breakdown[c])) * fx for c in CATEGORIES]
+    x = [base_name, *[_t(labels, c) for c in CATEGORIES], fabric_name]
+    y = [base_total, *steps, 0.0]
+    inc, dec, tot = _t(labels, "increase"), _t(labels, "decrease"), _t(labels, "total")
+    text = [_fmt(money, base_total), *[("+" if s > 0 else "") + _fmt(money, s) for s in steps], _fmt(money, fab_total)]
+    hover = [f"<b>{base_name}</b><br>{tot}: {text[0]}"]
+    hover += [f"<b>{x[i + 1]}</b><br>{inc if s > 0 else dec}: {_fmt(money, s)}" for i, s in enumerate(steps)]
+    hover += [f"<b>{fabric_name}</b><br>{tot}: {text[-1]}"]
+    fig = go.Figure(go.Waterfall(
+        x=x, y=y, measure=["absolute", *["relative"] * len(CATEGORIES), "total"],
+        text=text, textposition="outside", cliponaxis=False, name=tot, showlegend=False,
+        increasing=dict(marker=dict(color=INCREASE_COLOR)),
+        decreasing=dict(marker=dict(color=DECREASE_COLOR)),
+        totals=dict(marker=dict(color=TOTAL_COLOR)),
+        connector=dict(line=dict(color="#999999", width=1)),
+        hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
+    ))
+    _layout(fig, _t(labels, "waterfall_title"), separators)
+    fig.update_yaxes(title_text=_t(labels, "axis_cost"))
+    # Two large totals differing by a few percent: zoom onto the levels the steps pass through
+    # (the total bars are cut at the bottom), else the steps would be invisible slivers.
+    levels = np.append(np.cumsum(y[:-1]), fab_total)
+    lo, hi = float(levels.min()), float(levels.max())
+    span = hi - lo
+    if lo > 0 and span > 0 and lo - 1.5 * span > 0.25 * lo:
+        fig.update_yaxes(range=[lo - 1.5 * span, hi + 0.4 * span])
+    return fig
+
+
+def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str, str], families: Mapping[str, str],
+                labels: Labels, money: Money, fx: float = 1.0, break_evens: Sequence[tuple] = (),
+                regions: Sequence[tuple] = (), *, separators: str = ",.", log_y: bool | None = None,
+                max_points: int = MAX_POINTS) -> go.Figure:
+    """``metric`` per fabric against the node count (log x), break-evens and decision tiers marked.
+
+    ``df`` is :func:`costmodel.sweep`'s table (columns ``nodes``, ``fabric``, ``family``,
+    ``metric``, …). One line per fabric (in order of first appearance), named
+    ``names[fid]``; the baseline's line is thicker. Traces are decimated to at most
+    ``max_points`` node counts, always keeping the ends, the neighbourhood of each break-even
+    and each node count where the cheapest fabric changes. Hover shows the value and its
+    difference to ``baseline`` at that node count. ``break_evens`` is a list of
+    ``(fid, nodes)``: a dotted vertical line in the fabric's colour (with the node count
+    written at its foot when there are at most :data:`MAX_BREAK_EVEN_LABELS`) and, after the
+    fabric lines, one marker trace ``labels["break_even"]`` with a point on the fabric's curve
+    at each break-even (only when at least one lies within the data). ``regions`` is a list
+    of ``(x0, x1, label)`` (optionally a 4th item, a family, to shade in its colour; else grey
+    shades darkening to the right; ``None``/0/inf ends extend to the data) drawn as bands
+    below the lines, label at the top. ``log_y`` defaults to log when every value is positive.
+
+    Label keys: ``scale_title``, ``axis_nodes``, ``metric`` itself (y axis title, e.g.
+    ``tco_total`` or ``cost_per_run``), ``nodes``, ``delta_vs_baseline``, ``break_even``.
+    """
+    wide = df.pivot_table(index="nodes", columns="fabric", values=metric, aggfunc="first", sort=True)
+    order = [f for f in dict.fromkeys(df["fabric"]) if f in wide.columns]
+    fam = {**dict(zip(df["fabric"], df["family"], strict=False)), **dict(families)} if "family" in df else families
+    x = wide.index.to_numpy(dtype=float)
+    vals = wide[order].to_numpy(dtype=float) * fx
+    vals[~np.isfinite(vals)] = np.nan
+    full = vals.copy()
+    keep = [float(n) for _, n in break_evens]
+    with np.errstate(invalid="ignore"):
+        finite_rows = np.isfinite(vals).any(axis=1)
+        cheapest = np.where(finite_rows, np.argmin(np.where(np.isfinite(vals), vals, np.inf), axis=1), -1)
+    change = np.flatnonzero(np.diff(cheapest) != 0)
+    keep += [float(v) for v in x[change]] + [float(v) for v in x[change + 1]]
+    idx = decimate_indices(x, max_points, keep)
+    xs, vals = x[idx], vals[idx]
+    base_col = vals[:, order.index(baseline)] if baseline in order else np.full(xs.size, np.nan)
+    styles = fabric_styles(order, fam)
+    nodes_t, delta_t = _t(labels, "nodes"), _t(labels, "delta_vs_baseline")
+    fig = go.Figure()
+    for j, fid in enumerate(order):
+        name = names.get(fid, fid)
+        y = vals[:, j]
+        hover = [f"<b>{name}</b><br>{nodes_t}: {_num(float(n), separators)}<br>{_fmt(money, v)}"
+                 + ("" if fid == baseline else f"<br>{delta_t}: {_fmt(money, v - b)}")
+                 for n, v, b in zip(xs, y, base_col, strict=True)]
+        st = styles[fid]
+        fig.add_trace(go.Scatter(
+            x=xs, y=y, mode="lines", name=name, connectgaps=False,
+            line=dict(color=st["color"], dash=st["dash"], width=3.5 if fid == baseline else 2),
+            hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
+        ))
+    xmin, xmax = (float(x.min()), float(x.max())) if x.size else (1.0, 10.0)
+    for i, reg in enumerate(regions):
+        x0, x1, text = reg[0], reg[1], reg[2]
+        x0 = xmin if x0 is None or not math.isfinite(x0) or x0 < xmin else float(x0)
+        x1 = xmax if x1 is None or not math.isfinite(x1) or x1 > xmax else float(x1)
+        if x1 <= x0:
+            continue
+        color = FAMILY_COLORS.get(reg[3], OTHER_COLOR) if len(reg) > 3 else REGION_FILL
+        fig.add_shape(type="rect", xref="x", yref="paper", x0=x0, x1=x1, y0=0, y1=1, fillcolor=color,
+                      opacity=REGION_OPACITY[i % len(REGION_OPACITY)], line_width=0, layer="below")
+        fig.add_annotation(x=(math.log10(x0) + math.log10(x1)) / 2, xref="x", y=1.0, yref="paper", text=text,
+                           showarrow=False, yanchor="top", font=dict(size=11, color="#333333"))
+    shown = [(fid, float(n)) for fid, n in break_evens
+             if n is not None and math.isfinite(n) and xmin <= n <= xmax]
+    be_t = _t(labels, "break_even")
+    be_x, be_y, be_text = [], [], []
+    for fid, n in shown:
+        color = styles.get(fid, {"color": OTHER_COLOR})["color"]
+        fig.add_shape(type="line", xref="x", yref="paper", x0=n, x1=n, y0=0, y1=0.94,
+                      line=dict(color=color, dash="dot", width=1.5))
+        if len(shown) <= MAX_BREAK_EVEN_LABELS:
+            fig.add_annotation(x=math.log10(n), xref="x", y=0.0, yref="paper", text=_num(n, separators),
+                               showarrow=False, textangle=-90, xanchor="right", yanchor="bottom",
+                               font=dict(size=10, color=color))
+        y_at = (float(np.interp(math.log10(n), np.log10(x), full[:, order.index(fid)]))
+                if fid in order else math.nan)
+        be_x.append(n)
+        be_y.append(y_at if math.isfinite(y_at) else None)
+        be_text.append(f"<b>{be_t}</b>: {names.get(fid, fid)}<br>{nodes_t} ≈ {_num(n, separators)}"
+                       f"<br>{_fmt(money, y_at)}")
+    if shown:
+        fig.add_trace(go.Scatter(
+            x=be_x, y=be_y, mode="markers", name=be_t,
+            marker=dict(symbol="circle-open", size=11, color="#000000", line=dict(width=2)),
+            hovertext=be_text, hovertemplate="%{hovertext}<extra></extra>",
+        ))
+    if log_y is None:
+        finite = vals[np.isfinite(vals)]
+        log_y = bool(finite.size) and bool((finite > 0).all())
+    _layout(fig, _t(labels, "scale_title"), separators)
+    fig.update_xaxes(type="log", title_text=_t(labels, "axis_nodes"), range=[math.log10(xmin), math.log10(xmax)])
+    fig.update_yaxes(type="log" if log_y else "linear", title_text=_t(labels, metric))
+    return fig
+
+
+def delta_curve_chart(values, deltas, roots: Sequence[float], current_value: float | None, labels: Labels,
+                      money: Money, fx: float = 1.0, x_title: str = "", *, separators: str = ",.",
+                      log_x: bool = False) -> go.Figure:
+    """ΔTCO (fabric − baseline, model money) against one input, zero line, roots and current value.
+
+    Traces: the curve (``labels["delta_curve"]``), the roots as markers on the zero line
+    (``labels["root"]``, only when there are roots) and the current value as a diamond on the
+    curve (``labels["current"]``, only when ``current_value`` is given; a dotted vertical line
+    marks it too). ``x_title`` is the (translated) name of the input. Below zero the fabric
+    saves money.
+
+    Label keys: ``delta_title``, ``axis_delta``, ``delta_curve``, ``root``, ``current``.
+    """
+    xv = np.asarray(values, dtype=float)
+    dv = np.asarray(deltas, dtype=float) * fx
+    order = np.argsort(xv)
+    xv, dv = xv[order], dv[order]
+    roots = [float(r) for r in roots if r is not None and math.isfinite(r)]
+    idx = decimate_indices(xv, MAX_POINTS, [*roots, current_value or math.nan], log=log_x)
+    xv, dv = xv[idx], dv[idx]
+    curve_t = _t(labels, "delta_curve")
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(
+        x=xv, y=dv, mode="lines", name=curve_t, line=dict(color=DECREASE_COLOR, width=2.5),
+        hovertext=[f"{x_title}: {_num(a, separators)}<br>{_t(labels, 'axis_delta')}: {_fmt(money, d)}"
+                   for a, d in zip(xv, dv, strict=True)],
+        hovertemplate="%{hovertext}<extra></extra>",
+    ))
+    fig.add_hline(y=0, line=dict(color="#333333", width=1))
+    if roots:
+        fig.add_trace(go.Scatter(
+            x=roots, y=[0.0] * len(roots), mode="markers+text", name=_t(labels, "root"),
+            marker=dict(symbol="circle-open", size=12, line=dict(width=2.5), color=INCREASE_COLOR),
+            text=[_num(r, separators) for r in roots], textposition="top center",
+            hovertext=[f"{_t(labels, 'root')}<br>{x_title}: {_num(r, separators)}" for r in roots],
+            hovertemplate="%{hovertext}<extra></extra>",
+        ))
+    if current_value is not None and math.isfinite(current_value) and xv.size:
+        cur_d = float(np.interp(current_value, xv, dv))
+        fig.add_trace(go.Scatter(
+            x=[current_value], y=[cur_d], mode="markers", name=_t(labels, "current"),
+            marker=dict(symbol="diamond", size=13, color="#000000"),
+            hovertext=[f"<b>{_t(labels, 'current')}</b><br>{x_title}: {_num(current_value, separators)}<br>"
+                       f"{_t(labels, 'axis_delta')}: {_fmt(money, cur_d)}"],
+            hovertemplate="%{hovertext}<extra></extra>",
+        ))
+        fig.add_vline(x=current_value, line=dict(color="#000000", dash="dot", width=1))
+    _layout(fig, _t(labels, "delta_title"), separators)
+    fig.update_xaxes(title_text=x_title, type="log" if log_x else "linear")
+    fig.update_yaxes(title_text=_t(labels, "axis_delta"), zeroline=False)
+    return fig
+
+
+def tornado_chart(df: pd.DataFrame, labels: Labels, money: Money, fx: float = 1.0, top: int = 12, *,
+                  separators: str = ",.") -> go.Figure:
+    """Tornado of ΔTCO: for each input, bars from the base ΔTCO to ΔTCO at its low and high end.
+
+    ``df`` is :func:`costmodel.tornado`'s table. The ``top`` largest swings are shown,
+    largest at the top. Two horizontal bar traces, ``labels["input_low"]`` and
+    ``labels["input_high"]``, each with ``min(top, len(df))`` bars based at ``base_delta``;
+    a line marks the base ΔTCO. A bar's name is ``labels.get(parameter, parameter)``,
+    followed by `` · fabric id`` for per-fabric quantities. Input values are shown in the
+    model's own units (they are not converted).
+
+    Label keys: ``tornado_title``, ``axis_delta``, ``input_low``, ``input_high``,
+    ``base_delta``, and each parameter name (``nic_price``, ``pue``, …).
+    """
+    d = df.sort_values("swing", ascending=False, kind="stable").head(max(0, int(top)))
+    fabric_col = d["fabric"] if "fabric" in d else pd.Series([None] * len(d), index=d.index)
+    names = [_t(labels, p) + (f" · {f}" if isinstance(f, str) and f else "")
+             for p, f in zip(d["parameter"], fabric_col, strict=True)]
+    base = float(d["base_delta"].iloc[0]) * fx if len(d) else 0.0
+    delta_t = _t(labels, "axis_delta")
+    fig = go.Figure()
+    for key, col, vcol, color in (("input_low", "delta_low", "low_value", LOW_COLOR),
+                                  ("input_high", "delta_high", "high_value", HIGH_COLOR)):
+        delta = d[col].to_numpy(dtype=float) * fx
+        trace_t = _t(labels, key)
+        fig.add_trace(go.Bar(
+            y=names, x=delta - base, base=[base] * len(d), orientation="h", name=trace_t, marker_color=color,
+            hovertext=[f"<b>{n}</b><br>{trace_t}: {_num(float(v), separators)}<br>{delta_t}: {_fmt(money, x)}"
+                       for n, v, x in zip(names, d[vcol], delta, strict=True)],
+            hovertemplate="%{hovertext}<extra></extra>",
+        ))
+    fig.add_vline(x=base, line=dict(color="#333333", width=1.5))
+    fig.add_annotation(x=base, y=1.0, yref="paper", text=f"{_t(labels, 'base_delta')}: {_fmt(money, base)}",
+                       showarrow=False, yanchor="bottom", font=dict(size=11))
+    _layout(fig, _t(labels, "tornado_title"), separators, barmode="overlay", bargap=0.25,
+            height=max(320, 90 + 26 * len(d)))
+    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=names)
+    fig.update_xaxes(title_text=_t(labels, "axis_delta"))
+    return fig
+
+
+def mc_histogram(tco, fabric_ids: Sequence[str], names: Mapping[str, str], families: Mapping[str, str],
+                 summary_df: pd.DataFrame, labels: Labels, money: Money, fx: float = 1.0, *, bins: int = 40,
+                 separators: str = ",.") -> go.Figure:
+    """Overlaid histograms of the Monte Carlo TCO per fabric, with P10 / P50 / P90 marked.
+
+    ``tco`` is ``MonteCarloResult.tco`` ``(draws, F)``; ``summary_df`` is
+    ``MonteCarloResult.summary()``. The draws are binned here (``bins`` common bins), so the
+    figure stays small whatever the number of draws: one step-outline trace per fabric
+    (share of draws per bin, ``bins + 1`` points at the bin edges, named ``names[fid]``),
+    then one marker trace per fabric at its P10, P50 and P90 (named
+    ``names[fid] + " P10/P50/P90"``, not in the legend) with vertical lines: solid at P50,
+    dotted at P10 and P90.
+
+    Label keys: ``mc_title``, ``axis_tco``, ``axis_share_of_draws``, ``p10``, ``p50``,
+    ``p90``.
+    """
+    t = np.asarray(tco, dtype=float) * fx
+    ids = list(fabric_ids)
+    finite = t[np.isfinite(t)]
+    edges = np.histogram_bin_edges(finite, bins=bins) if finite.size else np.linspace(0.0, 1.0, bins + 1)
+    styles = fabric_styles(ids, families)
+    summary = summary_df.set_index("fabric") if "fabric" in summary_df else summary_df
+    share_t = _t(labels, "axis_share_of_draws")
+    fig = go.Figure()
+    ymax = 0.0
+    shares = {}
+    for j, fid in enumerate(ids):
+        col = t[:, j]
+        counts, _ = np.histogram(col[np.isfinite(col)], bins=edges)
+        shares[fid] = counts / max(1, col.size)
+        ymax = max(ymax, float(shares[fid].max(initial=0.0)))
+    for fid in ids:
+        st, name = styles[fid], names.get(fid, fid)
+        hover = [f"<b>{name}</b><br>{_fmt(money, a)} – {_fmt(money, b)}<br>{share_t}: {s:.1%}"
+                 for a, b, s in zip(edges[:-1], edges[1:], shares[fid], strict=True)]
+        fig.add_trace(go.Scatter(  # step outline: overlaid fabrics stay readable
+            x=edges, y=np.append(shares[fid], shares[fid][-1]), mode="lines", line_shape="hv", name=name,
+            legendgroup=fid, line=dict(color=st["color"], dash=st["dash"], width=2),
+            fill="tozeroy", fillcolor=_rgba(st["color"], 0.08),
+            hovertext=[*hover, hover[-1]], hovertemplate="%{hovertext}<extra></extra>",
+        ))
+    top = ymax * 1.06 or 1.0
+    for fid in ids:
+        if fid not in summary.index:
+            continue
+        st, name = styles[fid], names.get(fid, fid)
+        ps = [("p10", "dot"), ("p50", "solid"), ("p90", "dot")]
+        xs = [float(summary.loc[fid, p]) * fx for p, _ in ps]
+        for x, (_, dash) in zip(xs, ps, strict=True):
+            fig.add_shape(type="line", x0=x, x1=x, y0=0, y1=top, line=dict(color=st["color"], dash=dash, width=1.5))
+        fig.add_trace(go.Scatter(
+            x=xs, y=[top] * 3, mode="markers", name=f"{name} P10/P50/P90", legendgroup=fid, showlegend=False,
+            marker=dict(symbol="triangle-down", size=9, color=st["color"]),
+            hovertext=[f"<b>{name}</b><br>{_t(labels, p)}: {_fmt(money, x)}" for (p, _), x in zip(ps, xs, strict=True)],
+            hovertemplate="%{hovertext}<extra></extra>",
+        ))
+    _layout(fig, _t(labels, "mc_title"), separators)
+    fig.update_xaxes(title_text=_t(labels, "axis_tco"))
+    fig.update_yaxes(title_text=share_t, tickformat=".0%", range=[0, top * 1.04])
+    return fig
+
+
+__all__ = [
+    "CATEGORY_COLORS", "FAMILY_COLORS", "breakdown_bar", "cumulative_cost", "decimate_indices", "delta_curve_chart",
+    "fabric_styles", "mc_histogram", "plotly_separators", "savings_waterfall", "scale_chart", "tornado_chart",
+]

@@ -1,0 +1,48 @@
+"""Cached calls into the model. Keys are the scenario's JSON, so equal scenarios share results."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import costmodel
+from costmodel import breakeven
+
+SWEEP_NODES = np.unique(np.geomspace(2, 16_384, 400).round().astype(int))
+
+
+def key(scenario: costmodel.Scenario) -> str:
+    return scenario.model_dump_json()
+
+
+def _load(scenario_json: str) -> costmodel.Scenario:
+    return costmodel.Scenario.model_validate_json(scenario_json)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def evaluate(scenario_json: str) -> dict:
+    """``Result.to_dict()`` of a scenario."""
+    return costmodel.evaluate(_load(scenario_json)).to_dict()
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def sweep(scenario_json: str) -> pd.DataFrame:
+    """TCO against node count, 2 … 16 384 (400 points, log-spaced)."""
+    return costmodel.sweep(_load(scenario_json), nodes=SWEEP_NODES)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def monte_carlo(scenario_json: str, draws: int, seed: int) -> tuple[np.ndarray, pd.DataFrame]:
+    mc = costmodel.monte_carlo(_load(scenario_json), draws=draws, seed=seed)
+    return mc.tco, mc.summary()
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def tornado(scenario_json: str, fabric: str) -> pd.DataFrame:
+    return costmodel.tornado(_load(scenario_json), fabric)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def break_even(scenario_json: str, fabric: str, parameter: str, applies_to: str | None):
+    return breakeven.break_even(_load(scenario_json), fabric, parameter, applies_to=applies_to)

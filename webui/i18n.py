@@ -1,0 +1,68 @@
+"""Translations (zh-CN / English) from YAML catalogs, and locale-aware number formats.
+
+Catalogs live in ``webui/locales/{en,zh}.yaml`` as nested mappings; keys are dotted paths
+(``compare.title``). A key missing in Chinese falls back to English; a key missing in English
+shows itself, so a gap is visible (and a test lists every key used by the pages).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from pathlib import Path
+
+import yaml
+
+LOCALES_DIR = Path(__file__).parent / "locales"
+LANGUAGES = ("en", "zh")
+DEFAULT_LANGUAGE = "en"
+
+
+def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
+    out: dict[str, str] = {}
+    for key, value in tree.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_flatten(value, path + "."))
+        else:
+            out[path] = str(value)
+    return out
+
+
+@functools.cache
+def catalog(lang: str) -> dict[str, str]:
+    """All texts of one language, flattened to dotted keys."""
+    with (LOCALES_DIR / f"{lang}.yaml").open(encoding="utf-8") as fh:
+        return _flatten(yaml.safe_load(fh) or {})
+
+
+def language_from_locale(locale: str | None) -> str:
+    """Pick zh for any Chinese browser locale (zh, zh-CN, zh-TW …), else English."""
+    return "zh" if (locale or "").lower().startswith("zh") else DEFAULT_LANGUAGE
+
+
+class Translator:
+    """``t(key, **values)``: the text of ``key`` in one language, with ``{placeholders}`` filled."""
+
+    def __init__(self, lang: str):
+        self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        self._texts = catalog(self.lang)
+        self._fallback = catalog(DEFAULT_LANGUAGE)
+
+    def __call__(self, key: str, **values) -> str:
+        text = self._texts.get(key) or self._fallback.get(key) or key
+        return text.format(**values) if values else text
+
+    def has(self, key: str) -> bool:
+        return key in self._texts or key in self._fallback
+
+    def get(self, key: str, default: str | None = None) -> str:
+        """Like ``__call__`` but returns ``default`` (or the key) when the key is unknown."""
+        return self(key) if self.has(key) else (key if default is None else default)
+
+
+def fmt_number(value: float | None, digits: int = 0) -> str:
+    """``1,234.5`` style, or an em dash for missing values (same in both languages)."""
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:,.{digits}f}"

@@ -1,0 +1,141 @@
+"""Per-session state: the current scenario, language and display currency, kept in step with the URL.
+
+The scenario lives in ``st.session_state`` as a validated Scenario. The URL carries it as
+``?p=<preset>&s=<token>`` (see :mod:`webui.share`); language and currency are bound widgets
+(``?lang=``, ``?cur=``, ``?fx=``). A broken link shows a message and falls back to defaults.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import streamlit as st
+
+import costmodel
+
+from . import share
+from .i18n import Translator, language_from_locale
+from .money import CURRENCIES, MAX_RATE, MIN_RATE, Money, default_rate
+
+log = logging.getLogger(__name__)
+
+KEY_SCENARIO = "scenario"
+KEY_PRESET = "preset"
+KEY_LINK_ERROR = "link_error"
+KEY_LANG = "lang"
+KEY_CUR = "cur"
+KEY_FX = "fx"
+DEFAULT_PRESET = "seed-intro-32xA100"
+
+
+def init() -> None:
+    """Load the scenario from the URL once per session (or the default preset)."""
+    if KEY_SCENARIO in st.session_state:
+        return
+    params = st.query_params
+    preset = params.get("p", DEFAULT_PRESET)
+    token = params.get("s")
+    try:
+        scenario = share.decode(preset, token)
+    except share.LinkError as exc:
+        log.warning("broken share link: %s", exc)
+        st.session_state[KEY_LINK_ERROR] = str(exc)
+        preset, scenario = DEFAULT_PRESET, share.preset_scenario(DEFAULT_PRESET)
+    st.session_state[KEY_PRESET] = preset
+    st.session_state[KEY_SCENARIO] = scenario
+
+
+def scenario() -> costmodel.Scenario:
+    """The session's current, valid scenario."""
+    return st.session_state[KEY_SCENARIO]
+
+
+def preset() -> str:
+    return st.session_state[KEY_PRESET]
+
+
+def set_scenario(new: costmodel.Scenario) -> None:
+    st.session_state[KEY_SCENARIO] = new
+
+
+def load_preset(preset_id: str) -> None:
+    """Start again from a preset (or the blank scenario)."""
+    st.session_state[KEY_PRESET] = preset_id
+    st.session_state[KEY_SCENARIO] = share.preset_scenario(preset_id)
+
+
+def sync_url() -> None:
+    """Write the current scenario into the URL (called at the end of every run)."""
+    token = share.encode(scenario(), preset())
+    if st.query_params.get("p") != preset():
+        st.query_params["p"] = preset()
+    if token:
+        if st.query_params.get("s") != token:
+            st.query_params["s"] = token
+    elif "s" in st.query_params:
+        del st.query_params["s"]
+
+
+def share_url() -> str:
+    """The share link of the current state: scenario, language, currency and rate."""
+    parts = [f"p={preset()}"]
+    token = share.encode(scenario(), preset())
+    if token:
+        parts.append(f"s={token}")
+    m = money()
+    parts += [f"lang={language()}", f"cur={m.currency}", f"fx={m.rate:g}"]
+    try:
+        base = (st.context.url or "").split("?", 1)[0]
+    except Exception:
+        base = ""
+    return f"{base}?{'&'.join(parts)}"
+
+
+def default_language() -> str:
+    try:
+        return language_from_locale(st.context.locale)
+    except Exception:
+        return "en"
+
+
+def _bound(key: str) -> str | None:
+    """A bound widget's value: session state once the widget exists, else the URL on first run."""
+    value = st.session_state.get(key)
+    return value if value is not None else st.query_params.get(key)
+
+
+def language() -> str:
+    lang = _bound(KEY_LANG)
+    return lang if lang in ("en", "zh") else default_language()
+
+
+def translator() -> Translator:
+    return Translator(language())
+
+
+def money() -> Money:
+    """The display formatter for the current currency and exchange rate."""
+    model_currency = costmodel.catalog.load_catalog().price_book(scenario().price_book).currency
+    cur = _bound(KEY_CUR)
+    if cur not in CURRENCIES:
+        cur = default_currency()
+    try:
+        rate = float(_bound(KEY_FX))
+    except (TypeError, ValueError):
+        rate = float("nan")
+    if not MIN_RATE <= rate <= MAX_RATE:  # also false for NaN
+        rate = default_rate(model_currency, cur)
+    return Money(model_currency, cur, rate)
+
+
+def default_currency() -> str:
+    return "CNY" if language() == "zh" else "USD"
+
+
+def reset_rate() -> None:
+    """When the display currency changes, start from its reference rate."""
+    model_currency = costmodel.catalog.load_catalog().price_book(scenario().price_book).currency
+    st.session_state[KEY_FX] = default_rate(model_currency, st.session_state[KEY_CUR])
+
+
+__all__ = ["CURRENCIES", "init", "money", "scenario", "set_scenario", "sync_url", "translator"]

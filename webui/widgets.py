@@ -1,0 +1,155 @@
+"""Scenario inputs drawn from the schema: label, unit, help text and bounds come from
+``costmodel.schema`` (bounds) and the locale catalogs (labels, help). A change is validated
+against the whole scenario; an invalid one is shown inline and never replaces the last valid
+scenario."""
+
+from __future__ import annotations
+
+import typing
+
+import streamlit as st
+from pydantic import BaseModel
+
+from costmodel.errors import ScenarioError
+from costmodel.schema import Scenario
+from costmodel.validation import validate_scenario
+
+from . import session
+
+KEY_ERRORS = "w_errors"
+_PREFIX = "w."
+
+
+def field_info(path: str):
+    """The pydantic FieldInfo of a dotted scenario path, e.g. ``cluster.nodes``."""
+    model: type[BaseModel] = Scenario
+    info = None
+    for part in path.split("."):
+        info = model.model_fields[part]
+        ann = info.annotation
+        if isinstance(ann, type) and issubclass(ann, BaseModel):
+            model = ann
+    return info
+
+
+def bounds(path: str) -> tuple[float | None, float | None]:
+    lo = hi = None
+    for meta in field_info(path).metadata:
+        for attr in ("ge", "gt"):
+            if getattr(meta, attr, None) is not None:
+                lo = getattr(meta, attr)
+        for attr in ("le", "lt"):
+            if getattr(meta, attr, None) is not None:
+                hi = getattr(meta, attr)
+    return lo, hi
+
+
+def get(scenario: Scenario, path: str):
+    obj = scenario
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _set(data: dict, path: str, value) -> dict:
+    parts = path.split(".")
+    node = data
+    for part in parts[:-1]:
+        node = node[part]
+    node[parts[-1]] = value
+    return data
+
+
+def apply(path: str, value) -> str | None:
+    """Set one field; return an error message (and keep the old scenario) if invalid."""
+    data = _set(session.scenario().model_dump(mode="json"), path, value)
+    errors = st.session_state.setdefault(KEY_ERRORS, {})
+    try:
+        session.set_scenario(validate_scenario(data))
+    except ScenarioError as exc:
+        errors[path] = str(exc)
+        return str(exc)
+    errors.pop(path, None)
+    return None
+
+
+def _changed(path: str) -> None:
+    value = st.session_state[_PREFIX + path]
+    optional = type(None) in typing.get_args(field_info(path).annotation)
+    if value is None and not optional:  # a deselected choice: keep the current value
+        st.session_state[_PREFIX + path] = get(session.scenario(), path)
+        return
+    apply(path, value)
+
+
+def reset_widgets() -> None:
+    """Forget widget states so they show the (new) scenario's values."""
+    stale = (_PREFIX, "assume_")  # scenario inputs and the Assumptions tables
+    for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(stale)]:
+        del st.session_state[key]
+    st.session_state[KEY_ERRORS] = {}
+
+
+def _help(t, path: str, extra: str = "") -> str:
+    info = field_info(path)
+    text = t.get(f"help.{path}", info.description or "")
+    lo, hi = bounds(path)
+    if lo is not None or hi is not None:
+        text += "  \n" + t("w.allowed", lo="—" if lo is None else f"{lo:,g}", hi="—" if hi is None else f"{hi:,g}")
+    return text + (f"  \n{extra}" if extra else "")
+
+
+def number(t, path: str, *, placeholder_value=None, digits: int | None = None, step=None) -> None:
+    """A number input for a numeric scenario field (int or float, optionally empty)."""
+    info = field_info(path)
+    ann = info.annotation
+    optional = type(None) in typing.get_args(ann)
+    base = next((a for a in typing.get_args(ann) if a is not type(None)), ann)
+    is_int = base is int
+    lo, hi = bounds(path)
+    current = get(session.scenario(), path)
+    kwargs = {}
+    if is_int:
+        kwargs.update(step=step or 1, format="%d")
+        lo = None if lo is None else int(lo)
+        hi = None if hi is None else int(hi)
+        value = None if current is None else int(current)
+    else:
+        lo = None if lo is None else float(lo)
+        hi = None if hi is None else float(hi)
+        value = None if current is None else float(current)
+        kwargs.update(step=float(step) if step else None, format=f"%.{digits}f" if digits is not None else None)
+        kwargs = {k: v for k, v in kwargs.items() if v is not None}
+    if optional and placeholder_value is not None:
+        kwargs["placeholder"] = t("w.default_value", value=f"{placeholder_value:,g}")
+    key = _PREFIX + path
+    extra = t("w.empty_means_default") if optional else ""
+    st.number_input(t(f"field.{path}"), min_value=lo, max_value=hi, value=value, key=key,
+                    on_change=_changed, args=(path,), help=_help(t, path, extra), **kwargs)
+    _error(path)
+
+
+def choice(t, path: str, options: list, *, labels=None, horizontal: bool = False) -> None:
+    """A select box (or segmented control) for a Literal or catalog-id field."""
+    current = get(session.scenario(), path)
+    key = _PREFIX + path
+    fmt = (lambda o: labels.get(o, o)) if labels else (lambda o: t.get(f"opt.{path}.{o}", str(o)))
+    if horizontal:
+        st.segmented_control(t(f"field.{path}"), options, default=current, key=key, format_func=fmt,
+                             on_change=_changed, args=(path,), help=_help(t, path), selection_mode="single")
+    else:
+        st.selectbox(t(f"field.{path}"), options, index=options.index(current), key=key, format_func=fmt,
+                     on_change=_changed, args=(path,), help=_help(t, path))
+    _error(path)
+
+
+def toggle(t, path: str) -> None:
+    st.toggle(t(f"field.{path}"), value=bool(get(session.scenario(), path)), key=_PREFIX + path,
+              on_change=_changed, args=(path,), help=_help(t, path))
+    _error(path)
+
+
+def _error(path: str) -> None:
+    err = st.session_state.get(KEY_ERRORS, {}).get(path)
+    if err:
+        st.error(err, icon="⚠️")
