@@ -1,6 +1,7 @@
 # Two set-up commands for a fresh machine with Python >= 3.11:
 #   make run   - create .venv, install, start the app on http://localhost:8501
-#   make test  - install test dependencies, run the whole suite
+#   make test  - install test dependencies (Python packages; Chromium and a CJK font from Debian
+#                when missing), run the whole suite: lint, unit, property, app and browser tests
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -30,11 +31,13 @@ lint: install-dev
 	$(BIN)/ruff check .
 
 test: install-dev
+	bash scripts/system-deps.sh
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q
 
 bench: install-dev
 	PYTHONPATH=. $(BIN)/python bench/model_bench.py
+	PYTHONPATH=. $(BIN)/python bench/app_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
