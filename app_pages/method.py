@@ -84,7 +84,7 @@ for c in _claims():
     rows.append(
         {
             t("method.col_case"): t(f"preset.{c['preset']}"),
-            t("method.col_claim"): c["text"],
+            t("method.col_claim"): c["text_zh"] if t.lang == "zh" and c["text_zh"] else c["text"],
             t("method.col_fabric"): names.get(c["fabric"], c["fabric"]),
             t("method.col_claimed"): claimed_text,
             t("method.col_modelled"): f"{c['modelled']:,.4g}",

@@ -24,6 +24,7 @@ class ClaimCheck:
     metric: str
     fabric: str
     text: str
+    text_zh: str
     claimed: float | tuple[float, float]
     modelled: float
     reproduced: bool
@@ -152,7 +153,7 @@ def check_preset(preset_id: str) -> list[ClaimCheck]:
         value = _modelled(claim, res)
         ok = _within(value, claim.claimed)
         out.append(ClaimCheck(
-            preset=preset_id, metric=claim.metric, fabric=claim.fabric, text=claim.text,
+            preset=preset_id, metric=claim.metric, fabric=claim.fabric, text=claim.text, text_zh=claim.text_zh,
             claimed=claim.claimed, modelled=value, reproduced=ok,
             explanation=_explain(claim, res, value, ok),
         ))

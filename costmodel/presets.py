@@ -30,6 +30,7 @@ class Claim(BaseModel):
     other: str | None = None
     claimed: float | tuple[float, float]
     text: str
+    text_zh: str = ""
 
 
 class Preset(BaseModel):

@@ -144,3 +144,35 @@ def test_user_text_is_escaped():
     go(at, "compare")
     caption = at.caption[0].value
     assert "\\*\\*bold\\*\\*" in caption and "\\[x\\]" in caption
+
+
+def _edit_table(at, key: str, row: int, value: float):
+    at.session_state[key] = {"edited_rows": {row: {"value": value}}, "added_rows": [], "deleted_rows": []}
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+
+
+def test_assumption_edits_flow_into_every_page_and_reset():
+    at = open_page("assumptions", cur="USD")
+    preset = costmodel.load_preset("seed-intro-32xA100")
+    # fabric prices table: rows are (fabric, price field) in order; switch_price is the 2nd field
+    ib = preset.fabrics.index("ib-ndr-400")
+    _edit_table(at, "assume_fabric_prices", ib * 5 + 1, 1000.0)
+    assert at.session_state["scenario"].overrides.fabric_prices == {"ib-ndr-400": {"switch_price": 1000.0}}
+    go(at, "compare")
+    data = preset.model_dump()
+    data["overrides"] = {"fabric_prices": {"ib-ndr-400": {"switch_price": 1000.0}}}
+    assert _tco_metrics(at) == _expected(costmodel.Scenario.model_validate(data))
+    go(at, "assumptions")
+    at.button(key="assume_reset").click().run()
+    assert at.session_state["scenario"].overrides.is_empty()
+    go(at, "compare")
+    assert _tco_metrics(at) == _expected(preset)
+
+
+def test_an_out_of_range_assumption_is_refused_inline():
+    at = open_page("assumptions", cur="USD")
+    # fabrics table: efficiency is the 4th quantity of each fabric; 2.0 is above its bound of 1
+    _edit_table(at, "assume_fabrics", 3, 2.0)
+    assert any("efficiency" in e.value and "≤ 1" in e.value for e in at.error)
+    assert at.session_state["scenario"].overrides.is_empty()
