@@ -54,7 +54,8 @@ def _free_port() -> int:
 def server():
     _require_browser()
     port = _free_port()
-    log = open(ROOT / "out" / f"streamlit-e2e-{port}.log", "w") if (ROOT / "out").mkdir(exist_ok=True) is None else None
+    (ROOT / "out").mkdir(exist_ok=True)
+    log = open(ROOT / "out" / f"streamlit-e2e-{port}.log", "w")  # noqa: SIM115 - closed at teardown
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address",
          "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
@@ -64,7 +65,7 @@ def server():
     deadline = time.time() + 60
     while True:
         try:
-            with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:  # noqa: S310 - loopback
+            with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:  # loopback only
                 if r.status == 200:
                     break
         except OSError:
