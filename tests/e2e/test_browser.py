@@ -55,7 +55,7 @@ def server():
     _require_browser()
     port = _free_port()
     (ROOT / "out").mkdir(exist_ok=True)
-    log = open(ROOT / "out" / f"streamlit-e2e-{port}.log", "w")  # noqa: SIM115 - closed at teardown
+    log = open(ROOT / "out" / f"streamlit-e2e-{port}.log", "w")  # closed at teardown
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address",
          "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
