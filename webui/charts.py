@@ -14,6 +14,10 @@ converts.
 Colours: one colour per fabric family (:data:`FAMILY_COLORS`, Okabe–Ito, colour-blind safe);
 fabrics of the same family differ by dash, marker symbol or fill pattern. Cost categories
 use Paul Tol's colour-blind-safe "bright" scheme (:data:`CATEGORY_COLORS`).
+
+Speed: every figure is written as plain Plotly JSON (trace and layout dicts, in the form
+Plotly's validators would produce) and wrapped once with ``go.Figure(..., _validate=False)``;
+property validation would cost tens of milliseconds per figure on every rerun.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 
 from costmodel.tco import CATEGORIES
 
@@ -147,24 +152,38 @@ def _num(x: float, separators: str = ",.") -> str:
     return text.translate(str.maketrans({",": separators[0], ".": separators[1]}))
 
 
-def _layout(fig: go.Figure, title: str | None, separators: str, **kw) -> go.Figure:
-    """The common look: white template, legend on top, tight margins, locale separators."""
-    fig.update_layout(
-        template=TEMPLATE,
+def _figure(traces: list[dict], layout: dict) -> go.Figure:
+    """The figure of plain trace and layout dicts, without Plotly's (slow) property validation."""
+    return go.Figure(data=traces, layout=layout, _validate=False)
+
+
+def _layout(title: str | None, separators: str, *, xaxis: Mapping | None = None, yaxis: Mapping | None = None,
+            shapes: Sequence[dict] = (), annotations: Sequence[dict] = (), **kw) -> dict:
+    """The common look as a layout dict: white template, legend on top, tight margins, locale separators.
+
+    ``xaxis`` / ``yaxis`` add to the axes (which always get ``automargin``); ``shapes`` and
+    ``annotations`` are set only when there are any.
+    """
+    layout = dict(
+        template=pio.templates[TEMPLATE].to_plotly_json(),
         separators=plotly_separators(separators),
-        title=dict(text=title, x=0.0, xanchor="left", y=0.98, yanchor="top", font=dict(size=16))
-        if title else None,
+        # no title: an empty title object, as update_layout(title=None) used to leave
+        title=dict(text=title, x=0.0, xanchor="left", y=0.98, yanchor="top", font=dict(size=16)) if title else {},
         margin=dict(l=10, r=10, t=40 if title else 10, b=10),
         # legend under the plot, so a legend that wraps never runs into the title
-        legend=dict(orientation="h", x=0.0, xanchor="left", y=-0.24, yanchor="top", title_text=""),
+        legend=dict(orientation="h", x=0.0, xanchor="left", y=-0.24, yanchor="top", title=dict(text="")),
         hovermode="closest",
         hoverlabel=dict(align="left"),
         font=dict(size=12),
+        xaxis=dict(automargin=True, **(xaxis or {})),
+        yaxis=dict(automargin=True, **(yaxis or {})),
         **kw,
     )
-    fig.update_xaxes(automargin=True)
-    fig.update_yaxes(automargin=True)
-    return fig
+    if shapes:
+        layout["shapes"] = list(shapes)
+    if annotations:
+        layout["annotations"] = list(annotations)
+    return layout
 
 
 def decimate_indices(x, max_points: int = MAX_POINTS, keep: Iterable[float] = (), neighbours: int = 2,
@@ -221,24 +240,23 @@ def breakdown_bar(result_dict, labels: Labels, money: Money, fx: float = 1.0, *,
     fabrics = doc["fabrics"]
     names = [str(labels.get(f["id"], f["name"])) if labels else f["name"] for f in fabrics]
     totals = [float(f["tco_total"]) * fx for f in fabrics]
-    fig = go.Figure()
+    traces = []
     for cat in CATEGORIES:
         vals = [float(f["breakdown"][cat]) * fx for f in fabrics]
         cat_name = _t(labels, cat)
-        fig.add_trace(go.Bar(
-            x=names, y=vals, name=cat_name, marker_color=CATEGORY_COLORS.get(cat, OTHER_COLOR),
+        traces.append(dict(
+            type="bar", x=names, y=vals, name=cat_name, marker=dict(color=CATEGORY_COLORS.get(cat, OTHER_COLOR)),
             hovertext=[f"<b>{n}</b><br>{cat_name}: {_fmt(money, v)}<br>{_t(labels, 'total')}: {_fmt(money, t)}"
                        for n, v, t in zip(names, vals, totals, strict=True)],
             hovertemplate="%{hovertext}<extra></extra>",
         ))
     tops = [sum(max(0.0, float(f["breakdown"][c]) * fx) for c in CATEGORIES) for f in fabrics]
-    for n, top, total in zip(names, tops, totals, strict=True):
-        fig.add_annotation(x=n, y=top, text=_fmt(money, total), showarrow=False, yanchor="bottom",
-                           font=dict(size=11))
-    _layout(fig, _t(labels, "breakdown_title"), separators, barmode="relative")
-    fig.update_xaxes(title_text=_t(labels, "axis_fabric"))
-    fig.update_yaxes(title_text=_t(labels, "axis_cost"))
-    return fig
+    annotations = [dict(x=n, y=top, text=_fmt(money, total), showarrow=False, yanchor="bottom", font=dict(size=11))
+                   for n, top, total in zip(names, tops, totals, strict=True)]
+    return _figure(traces, _layout(_t(labels, "breakdown_title"), separators, barmode="relative",
+                                   annotations=annotations,
+                                   xaxis=dict(title=dict(text=_t(labels, "axis_fabric"))),
+                                   yaxis=dict(title=dict(text=_t(labels, "axis_cost")))))
 
 
 def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequence[tuple], names: Mapping[str, str],
@@ -259,13 +277,13 @@ def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequenc
     m = np.asarray(months)
     styles = fabric_styles(curves, families)
     month_t = _t(labels, "month")
-    fig = go.Figure()
+    traces, annotations = [], []
     for fid, curve in curves.items():
         y = np.asarray(curve, dtype=float) * fx
         name = names.get(fid, fid)
         st = styles[fid]
-        fig.add_trace(go.Scatter(
-            x=m, y=y, mode="lines", name=name, line=dict(color=st["color"], dash=st["dash"], width=2),
+        traces.append(dict(
+            type="scatter", x=m, y=y, mode="lines", name=name, line=dict(color=st["color"], dash=st["dash"], width=2),
             hovertext=[f"<b>{name}</b><br>{month_t} {int(mi)}: {_fmt(money, v)}" for mi, v in zip(m, y, strict=True)],
             hovertemplate="%{hovertext}<extra></extra>",
         ))
@@ -275,22 +293,23 @@ def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequenc
         ys = [float(c[3]) * fx for c in crossings]
         texts = [f"<b>{names.get(a, a)} × {names.get(b, b)}</b><br>{month_t} {mo:.1f}: {_fmt(money, c)}"
                  for (a, b, *_), mo, c in zip(crossings, xs, ys, strict=True)]
-        fig.add_trace(go.Scatter(
-            x=xs, y=ys, mode="markers", name=cross_t,
+        traces.append(dict(
+            type="scatter", x=xs, y=ys, mode="markers", name=cross_t,
             marker=dict(symbol="x-thin-open", size=14, line=dict(width=3, color="#000000"), color="#000000"),
             hovertext=texts, hovertemplate="%{hovertext}<extra></extra>",
         ))
         for i, ((a, b, *_), x, y) in enumerate(zip(crossings, xs, ys, strict=True)):
             if i >= MAX_ANNOTATIONS:
                 break
-            fig.add_annotation(x=x, y=y, text=f"{names.get(a, a)} × {names.get(b, b)}", showarrow=True,
-                               arrowhead=0, ax=0, ay=-36 if i % 2 == 0 else 36, font=dict(size=11),
-                               bgcolor="rgba(255,255,255,0.8)")
-    _layout(fig, _t(labels, "cumulative_title"), separators)
+            annotations.append(dict(x=x, y=y, text=f"{names.get(a, a)} × {names.get(b, b)}", showarrow=True,
+                                    arrowhead=0, ax=0, ay=-36 if i % 2 == 0 else 36, font=dict(size=11),
+                                    bgcolor="rgba(255,255,255,0.8)"))
     last = int(m[-1]) if m.size else 0
-    fig.update_xaxes(title_text=_t(labels, "axis_month"), tick0=0, dtick=12, range=[0, max(last, 1)])
-    fig.update_yaxes(title_text=_t(labels, "axis_cumulative_cost"))
-    return fig
+    return _figure(traces, _layout(
+        _t(labels, "cumulative_title"), separators, annotations=annotations,
+        xaxis=dict(title=dict(text=_t(labels, "axis_month")), tick0=0, dtick=12, range=[0, max(last, 1)]),
+        yaxis=dict(title=dict(text=_t(labels, "axis_cumulative_cost"))),
+    ))
 
 
 def savings_waterfall(base_breakdown: Mapping[str, float], fabric_breakdown: Mapping[str, float], base_name: str,
@@ -316,25 +335,24 @@ def savings_waterfall(base_breakdown: Mapping[str, float], fabric_breakdown: Map
     hover = [f"<b>{base_name}</b><br>{tot}: {text[0]}"]
     hover += [f"<b>{x[i + 1]}</b><br>{inc if s > 0 else dec}: {_fmt(money, s)}" for i, s in enumerate(steps)]
     hover += [f"<b>{fabric_name}</b><br>{tot}: {text[-1]}"]
-    fig = go.Figure(go.Waterfall(
-        x=x, y=y, measure=["absolute", *["relative"] * len(CATEGORIES), "total"],
+    trace = dict(
+        type="waterfall", x=x, y=y, measure=["absolute", *["relative"] * len(CATEGORIES), "total"],
         text=text, textposition="outside", cliponaxis=False, name=tot, showlegend=False,
         increasing=dict(marker=dict(color=INCREASE_COLOR)),
         decreasing=dict(marker=dict(color=DECREASE_COLOR)),
         totals=dict(marker=dict(color=TOTAL_COLOR)),
         connector=dict(line=dict(color="#999999", width=1)),
         hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
-    ))
-    _layout(fig, _t(labels, "waterfall_title"), separators)
-    fig.update_yaxes(title_text=_t(labels, "axis_cost"))
+    )
+    yaxis = dict(title=dict(text=_t(labels, "axis_cost")))
     # Two large totals differing by a few percent: zoom onto the levels the steps pass through
     # (the total bars are cut at the bottom), else the steps would be invisible slivers.
     levels = np.append(np.cumsum(y[:-1]), fab_total)
     lo, hi = float(levels.min()), float(levels.max())
     span = hi - lo
     if lo > 0 and span > 0 and lo - 1.5 * span > 0.25 * lo:
-        fig.update_yaxes(range=[lo - 1.5 * span, hi + 0.4 * span])
-    return fig
+        yaxis["range"] = [lo - 1.5 * span, hi + 0.4 * span]
+    return _figure([trace], _layout(_t(labels, "waterfall_title"), separators, yaxis=yaxis))
 
 
 def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str, str], families: Mapping[str, str],
@@ -378,7 +396,7 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
     base_col = vals[:, order.index(baseline)] if baseline in order else np.full(xs.size, np.nan)
     styles = fabric_styles(order, fam)
     nodes_t, delta_t = _t(labels, "nodes"), _t(labels, "delta_vs_baseline")
-    fig = go.Figure()
+    traces, shapes, annotations = [], [], []
     for j, fid in enumerate(order):
         name = names.get(fid, fid)
         y = vals[:, j]
@@ -386,8 +404,8 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
                  + ("" if fid == baseline else f"<br>{delta_t}: {_fmt(money, v - b)}")
                  for n, v, b in zip(xs, y, base_col, strict=True)]
         st = styles[fid]
-        fig.add_trace(go.Scatter(
-            x=xs, y=y, mode="lines", name=name, connectgaps=False,
+        traces.append(dict(
+            type="scatter", x=xs, y=y, mode="lines", name=name, connectgaps=False,
             line=dict(color=st["color"], dash=st["dash"], width=3.5 if fid == baseline else 2),
             hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
         ))
@@ -399,22 +417,22 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
         if x1 <= x0:
             continue
         color = FAMILY_COLORS.get(reg[3], OTHER_COLOR) if len(reg) > 3 else REGION_FILL
-        fig.add_shape(type="rect", xref="x", yref="paper", x0=x0, x1=x1, y0=0, y1=1, fillcolor=color,
-                      opacity=REGION_OPACITY[i % len(REGION_OPACITY)], line_width=0, layer="below")
-        fig.add_annotation(x=(math.log10(x0) + math.log10(x1)) / 2, xref="x", y=1.0, yref="paper", text=text,
-                           showarrow=False, yanchor="top", font=dict(size=11, color="#333333"))
+        shapes.append(dict(type="rect", xref="x", yref="paper", x0=x0, x1=x1, y0=0, y1=1, fillcolor=color,
+                           opacity=REGION_OPACITY[i % len(REGION_OPACITY)], line=dict(width=0), layer="below"))
+        annotations.append(dict(x=(math.log10(x0) + math.log10(x1)) / 2, xref="x", y=1.0, yref="paper", text=text,
+                                showarrow=False, yanchor="top", font=dict(size=11, color="#333333")))
     shown = [(fid, float(n)) for fid, n in break_evens
              if n is not None and math.isfinite(n) and xmin <= n <= xmax]
     be_t = _t(labels, "break_even")
     be_x, be_y, be_text = [], [], []
     for fid, n in shown:
         color = styles.get(fid, {"color": OTHER_COLOR})["color"]
-        fig.add_shape(type="line", xref="x", yref="paper", x0=n, x1=n, y0=0, y1=0.94,
-                      line=dict(color=color, dash="dot", width=1.5))
+        shapes.append(dict(type="line", xref="x", yref="paper", x0=n, x1=n, y0=0, y1=0.94,
+                           line=dict(color=color, dash="dot", width=1.5)))
         if len(shown) <= MAX_BREAK_EVEN_LABELS:
-            fig.add_annotation(x=math.log10(n), xref="x", y=0.0, yref="paper", text=_num(n, separators),
-                               showarrow=False, textangle=-90, xanchor="right", yanchor="bottom",
-                               font=dict(size=10, color=color))
+            annotations.append(dict(x=math.log10(n), xref="x", y=0.0, yref="paper", text=_num(n, separators),
+                                    showarrow=False, textangle=-90, xanchor="right", yanchor="bottom",
+                                    font=dict(size=10, color=color)))
         y_at = (float(np.interp(math.log10(n), np.log10(x), full[:, order.index(fid)]))
                 if fid in order else math.nan)
         be_x.append(n)
@@ -422,18 +440,19 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
         be_text.append(f"<b>{be_t}</b>: {names.get(fid, fid)}<br>{nodes_t} ≈ {_num(n, separators)}"
                        f"<br>{_fmt(money, y_at)}")
     if shown:
-        fig.add_trace(go.Scatter(
-            x=be_x, y=be_y, mode="markers", name=be_t,
+        traces.append(dict(
+            type="scatter", x=be_x, y=be_y, mode="markers", name=be_t,
             marker=dict(symbol="circle-open", size=11, color="#000000", line=dict(width=2)),
             hovertext=be_text, hovertemplate="%{hovertext}<extra></extra>",
         ))
     if log_y is None:
         finite = vals[np.isfinite(vals)]
         log_y = bool(finite.size) and bool((finite > 0).all())
-    _layout(fig, _t(labels, "scale_title"), separators)
-    fig.update_xaxes(type="log", title_text=_t(labels, "axis_nodes"), range=[math.log10(xmin), math.log10(xmax)])
-    fig.update_yaxes(type="log" if log_y else "linear", title_text=_t(labels, metric))
-    return fig
+    return _figure(traces, _layout(
+        _t(labels, "scale_title"), separators, shapes=shapes, annotations=annotations,
+        xaxis=dict(type="log", title=dict(text=_t(labels, "axis_nodes")), range=[math.log10(xmin), math.log10(xmax)]),
+        yaxis=dict(type="log" if log_y else "linear", title=dict(text=_t(labels, metric))),
+    ))
 
 
 def delta_curve_chart(values, deltas, roots: Sequence[float], current_value: float | None, labels: Labels,
@@ -457,17 +476,18 @@ def delta_curve_chart(values, deltas, roots: Sequence[float], current_value: flo
     idx = decimate_indices(xv, MAX_POINTS, [*roots, current_value or math.nan], log=log_x)
     xv, dv = xv[idx], dv[idx]
     curve_t = _t(labels, "delta_curve")
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(
-        x=xv, y=dv, mode="lines", name=curve_t, line=dict(color=DECREASE_COLOR, width=2.5),
+    traces = [dict(
+        type="scatter", x=xv, y=dv, mode="lines", name=curve_t, line=dict(color=DECREASE_COLOR, width=2.5),
         hovertext=[f"{x_title}: {_num(a, separators)}<br>{_t(labels, 'axis_delta')}: {_fmt(money, d)}"
                    for a, d in zip(xv, dv, strict=True)],
         hovertemplate="%{hovertext}<extra></extra>",
-    ))
-    fig.add_hline(y=0, line=dict(color="#333333", width=1))
+    )]
+    # a horizontal line across the plot at ΔTCO = 0 (what fig.add_hline(y=0) draws)
+    shapes = [dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=0, y1=0,
+                   line=dict(color="#333333", width=1))]
     if roots:
-        fig.add_trace(go.Scatter(
-            x=roots, y=[0.0] * len(roots), mode="markers+text", name=_t(labels, "root"),
+        traces.append(dict(
+            type="scatter", x=roots, y=[0.0] * len(roots), mode="markers+text", name=_t(labels, "root"),
             marker=dict(symbol="circle-open", size=12, line=dict(width=2.5), color=INCREASE_COLOR),
             text=[_num(r, separators) for r in roots], textposition="top center",
             hovertext=[f"{_t(labels, 'root')}<br>{x_title}: {_num(r, separators)}" for r in roots],
@@ -475,18 +495,21 @@ def delta_curve_chart(values, deltas, roots: Sequence[float], current_value: flo
         ))
     if current_value is not None and math.isfinite(current_value) and xv.size:
         cur_d = float(np.interp(current_value, xv, dv))
-        fig.add_trace(go.Scatter(
-            x=[current_value], y=[cur_d], mode="markers", name=_t(labels, "current"),
+        traces.append(dict(
+            type="scatter", x=[current_value], y=[cur_d], mode="markers", name=_t(labels, "current"),
             marker=dict(symbol="diamond", size=13, color="#000000"),
             hovertext=[f"<b>{_t(labels, 'current')}</b><br>{x_title}: {_num(current_value, separators)}<br>"
                        f"{_t(labels, 'axis_delta')}: {_fmt(money, cur_d)}"],
             hovertemplate="%{hovertext}<extra></extra>",
         ))
-        fig.add_vline(x=current_value, line=dict(color="#000000", dash="dot", width=1))
-    _layout(fig, _t(labels, "delta_title"), separators)
-    fig.update_xaxes(title_text=x_title, type="log" if log_x else "linear")
-    fig.update_yaxes(title_text=_t(labels, "axis_delta"), zeroline=False)
-    return fig
+        # a vertical line over the plot's height (what fig.add_vline draws)
+        shapes.append(dict(type="line", xref="x", x0=current_value, x1=current_value, yref="y domain", y0=0, y1=1,
+                           line=dict(color="#000000", dash="dot", width=1)))
+    return _figure(traces, _layout(
+        _t(labels, "delta_title"), separators, shapes=shapes,
+        xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"),
+        yaxis=dict(title=dict(text=_t(labels, "axis_delta")), zeroline=False),
+    ))
 
 
 def tornado_chart(df: pd.DataFrame, labels: Labels, money: Money, fx: float = 1.0, top: int = 12, *,
@@ -509,25 +532,29 @@ def tornado_chart(df: pd.DataFrame, labels: Labels, money: Money, fx: float = 1.
              for p, f in zip(d["parameter"], fabric_col, strict=True)]
     base = float(d["base_delta"].iloc[0]) * fx if len(d) else 0.0
     delta_t = _t(labels, "axis_delta")
-    fig = go.Figure()
+    traces = []
     for key, col, vcol, color in (("input_low", "delta_low", "low_value", LOW_COLOR),
                                   ("input_high", "delta_high", "high_value", HIGH_COLOR)):
         delta = d[col].to_numpy(dtype=float) * fx
         trace_t = _t(labels, key)
-        fig.add_trace(go.Bar(
-            y=names, x=delta - base, base=[base] * len(d), orientation="h", name=trace_t, marker_color=color,
+        traces.append(dict(
+            type="bar", y=names, x=delta - base, base=[base] * len(d), orientation="h", name=trace_t,
+            marker=dict(color=color),
             hovertext=[f"<b>{n}</b><br>{trace_t}: {_num(float(v), separators)}<br>{delta_t}: {_fmt(money, x)}"
                        for n, v, x in zip(names, d[vcol], delta, strict=True)],
             hovertemplate="%{hovertext}<extra></extra>",
         ))
-    fig.add_vline(x=base, line=dict(color="#333333", width=1.5))
-    fig.add_annotation(x=base, y=1.0, yref="paper", text=f"{_t(labels, 'base_delta')}: {_fmt(money, base)}",
-                       showarrow=False, yanchor="bottom", font=dict(size=11))
-    _layout(fig, _t(labels, "tornado_title"), separators, barmode="overlay", bargap=0.25,
-            height=max(320, 90 + 26 * len(d)))
-    fig.update_yaxes(autorange="reversed", categoryorder="array", categoryarray=names)
-    fig.update_xaxes(title_text=_t(labels, "axis_delta"))
-    return fig
+    # the base ΔTCO: a vertical line over the plot's height (what fig.add_vline draws), labelled on top
+    shapes = [dict(type="line", xref="x", x0=base, x1=base, yref="y domain", y0=0, y1=1,
+                   line=dict(color="#333333", width=1.5))]
+    annotations = [dict(x=base, y=1.0, yref="paper", text=f"{_t(labels, 'base_delta')}: {_fmt(money, base)}",
+                        showarrow=False, yanchor="bottom", font=dict(size=11))]
+    return _figure(traces, _layout(
+        _t(labels, "tornado_title"), separators, barmode="overlay", bargap=0.25, height=max(320, 90 + 26 * len(d)),
+        shapes=shapes, annotations=annotations,
+        xaxis=dict(title=dict(text=_t(labels, "axis_delta"))),
+        yaxis=dict(autorange="reversed", categoryorder="array", categoryarray=names),
+    ))
 
 
 def mc_histogram(tco, fabric_ids: Sequence[str], names: Mapping[str, str], families: Mapping[str, str],
@@ -553,7 +580,7 @@ def mc_histogram(tco, fabric_ids: Sequence[str], names: Mapping[str, str], famil
     styles = fabric_styles(ids, families)
     summary = summary_df.set_index("fabric") if "fabric" in summary_df else summary_df
     share_t = _t(labels, "axis_share_of_draws")
-    fig = go.Figure()
+    traces, shapes = [], []
     ymax = 0.0
     shares = {}
     for j, fid in enumerate(ids):
@@ -565,9 +592,9 @@ def mc_histogram(tco, fabric_ids: Sequence[str], names: Mapping[str, str], famil
         st, name = styles[fid], names.get(fid, fid)
         hover = [f"<b>{name}</b><br>{_fmt(money, a)} – {_fmt(money, b)}<br>{share_t}: {s:.1%}"
                  for a, b, s in zip(edges[:-1], edges[1:], shares[fid], strict=True)]
-        fig.add_trace(go.Scatter(  # step outline: overlaid fabrics stay readable
-            x=edges, y=np.append(shares[fid], shares[fid][-1]), mode="lines", line_shape="hv", name=name,
-            legendgroup=fid, line=dict(color=st["color"], dash=st["dash"], width=2),
+        traces.append(dict(  # step outline: overlaid fabrics stay readable
+            type="scatter", x=edges, y=np.append(shares[fid], shares[fid][-1]), mode="lines", name=name,
+            legendgroup=fid, line=dict(color=st["color"], dash=st["dash"], width=2, shape="hv"),
             fill="tozeroy", fillcolor=_rgba(st["color"], 0.08),
             hovertext=[*hover, hover[-1]], hovertemplate="%{hovertext}<extra></extra>",
         ))
@@ -579,17 +606,20 @@ def mc_histogram(tco, fabric_ids: Sequence[str], names: Mapping[str, str], famil
         ps = [("p10", "dot"), ("p50", "solid"), ("p90", "dot")]
         xs = [float(summary.loc[fid, p]) * fx for p, _ in ps]
         for x, (_, dash) in zip(xs, ps, strict=True):
-            fig.add_shape(type="line", x0=x, x1=x, y0=0, y1=top, line=dict(color=st["color"], dash=dash, width=1.5))
-        fig.add_trace(go.Scatter(
-            x=xs, y=[top] * 3, mode="markers", name=f"{name} P10/P50/P90", legendgroup=fid, showlegend=False,
+            shapes.append(dict(type="line", x0=x, x1=x, y0=0, y1=top,
+                               line=dict(color=st["color"], dash=dash, width=1.5)))
+        traces.append(dict(
+            type="scatter", x=xs, y=[top] * 3, mode="markers", name=f"{name} P10/P50/P90", legendgroup=fid,
+            showlegend=False,
             marker=dict(symbol="triangle-down", size=9, color=st["color"]),
             hovertext=[f"<b>{name}</b><br>{_t(labels, p)}: {_fmt(money, x)}" for (p, _), x in zip(ps, xs, strict=True)],
             hovertemplate="%{hovertext}<extra></extra>",
         ))
-    _layout(fig, _t(labels, "mc_title"), separators)
-    fig.update_xaxes(title_text=_t(labels, "axis_tco"))
-    fig.update_yaxes(title_text=share_t, tickformat=".0%", range=[0, top * 1.04])
-    return fig
+    return _figure(traces, _layout(
+        _t(labels, "mc_title"), separators, shapes=shapes,
+        xaxis=dict(title=dict(text=_t(labels, "axis_tco"))),
+        yaxis=dict(title=dict(text=share_t), tickformat=".0%", range=[0, top * 1.04]),
+    ))
 
 
 __all__ = [

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 import math
+import statistics
 import subprocess
 import sys
+import time
 
 import numpy as np
 import plotly.graph_objects as go
@@ -225,6 +227,38 @@ def test_family_colours_are_consistent_across_charts(result, names, families, sw
         for fig in (cum, scale, hist):
             assert next(t for t in fig.data if t.name == f.name).line.color == colour
     assert len(set(charts.FAMILY_COLORS.values())) == 4
+
+
+def test_builders_skip_plotly_validation_and_are_fast(result, names, families, swept, mc, tornado_df):
+    """Every figure is built from plain dicts with ``_validate=False``: validation took 20–70 ms per figure."""
+    base, other = result.fabric(result.baseline), result.fabrics[-1]
+    months, curves = monthly_cumulative(result)
+    doc, summary, be = result.to_dict(), mc.summary(), break_evens(swept, result.baseline)
+    builders = {
+        "breakdown_bar": lambda: charts.breakdown_bar(doc, LABELS, money, FX),
+        "cumulative_cost": lambda: charts.cumulative_cost(months, curves, all_crossings(months, curves), names,
+                                                          families, LABELS, money, FX),
+        "savings_waterfall": lambda: charts.savings_waterfall(base.breakdown, other.breakdown, base.name,
+                                                              other.name, LABELS, money, FX),
+        "scale_chart": lambda: charts.scale_chart(swept, "tco_total", result.baseline, names, families, LABELS,
+                                                  money, FX, be, [(None, 8, "a"), (8, None, "b")]),
+        "delta_curve_chart": lambda: charts.delta_curve_chart([1, 2, 3], [-1.0, 0.0, 1.0], [2.0], 2.5, LABELS,
+                                                              money, FX, "x"),
+        "tornado_chart": lambda: charts.tornado_chart(tornado_df, LABELS, money, FX),
+        "mc_histogram": lambda: charts.mc_histogram(mc.tco, mc.fabric_ids, names, families, summary, LABELS,
+                                                    money, FX),
+    }
+    for name, build in builders.items():
+        fig = build()
+        assert fig._validate is False, name
+        assert fig.layout._validate is False and all(t._validate is False for t in fig.data), name
+        times = []
+        for _ in range(7):
+            t0 = time.perf_counter()
+            build()
+            times.append(time.perf_counter() - t0)
+        # A few ms each in practice; the bound only catches a return to validated building.
+        assert statistics.median(times) < 0.250, (name, statistics.median(times))  # sanity only; bench measures
 
 
 # ---------------------------------------------------------------------------- builders
