@@ -12,6 +12,7 @@ import streamlit as st
 
 from webui import session, share, widgets
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
+from webui.text import md_escape
 
 logging.basicConfig(level=logging.INFO)
 st.set_page_config(page_title="Fabric TCO Planner", page_icon="🔀", layout="wide")
@@ -45,7 +46,7 @@ with st.sidebar:
     st.markdown(f"### {t('app.title')}")
     st.caption(t("app.tagline"))
     if session.KEY_LINK_ERROR in st.session_state:
-        st.warning(t("app.link_error", error=st.session_state[session.KEY_LINK_ERROR]), icon="⚠️")
+        st.warning(t("app.link_error", error=md_escape(st.session_state[session.KEY_LINK_ERROR])), icon="⚠️")
         if st.button(t("app.dismiss"), key="sb_dismiss"):
             del st.session_state[session.KEY_LINK_ERROR]
             st.rerun()

@@ -97,14 +97,17 @@ for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), stri
         # map the displayed rows back to ids and quantity names
         edited = edited.assign(item=[ids[i // len(bounds)] for i in range(len(edited))],
                                quantity=[list(bounds)[i % len(bounds)] for i in range(len(edited))])
-        table = _overrides_from(edited)
-        if table != getattr(scenario.overrides, field):
+        current = getattr(scenario.overrides, field)
+        # overrides of items not shown here (a fabric no longer compared, another GPU) are kept
+        table = {k: v for k, v in current.items() if k not in items} | _overrides_from(edited)
+        if table != current:
             _apply(field, table)
             if f"assume_err_{field}" not in st.session_state:
                 st.rerun()
-        err = st.session_state.get(f"assume_err_{field}")
+        err = st.session_state.pop(f"assume_err_{field}", None)  # shown once
         if err:
             st.error(t("assumptions.invalid", error=err), icon="⚠️")
+            st.session_state.pop(f"assume_{key}", None)  # the table shows the values in use again
 
 if st.button(t("assumptions.reset"), icon=":material/restart_alt:", key="assume_reset",
              disabled=scenario.overrides.is_empty()):

@@ -21,16 +21,16 @@ with st.container(border=True):
     top = st.columns([3, 2])
     with top[0]:
         st.text_input(t("field.name"), value=scenario.name, max_chars=200, key="w.name",
-                      on_change=widgets._changed, args=("name",))
+                      on_change=widgets.on_change, args=("name",))
     with top[1]:
         widgets.choice(t, "scope", ["cluster", "fabric"], horizontal=True)
     top = st.columns([3, 2])
     with top[0]:
         fabric_names = {fid: (f.name_zh if t.lang == "zh" else f.name) for fid, f in cat.fabrics.items()}
         st.multiselect(t("field.fabrics"), list(cat.fabrics), default=scenario.fabrics, key="w.fabrics",
-                       format_func=fabric_names.get, on_change=widgets._changed, args=("fabrics",),
+                       format_func=fabric_names.get, on_change=widgets.on_change, args=("fabrics",),
                        max_selections=12, help=t("help.fabrics"))
-        widgets._error("fabrics")
+        widgets.show_error("fabrics")
     with top[1]:
         widgets.choice(t, "baseline", list(scenario.fabrics), labels=fabric_names)
 
@@ -41,7 +41,7 @@ with left, st.container(border=True):
     widgets.number(t, "cluster.nodes")
     widgets.number(t, "cluster.gpus_per_node", placeholder_value=gpu.default_gpus_per_node.typical)
     widgets.number(t, "cluster.nics_per_node", placeholder_value=gpu.default_nics_per_node.typical)
-    widgets.number(t, "cluster.server_price", placeholder_value=gpu_prices.server_price.typical, digits=0)
+    widgets.number(t, "cluster.server_price", placeholder_value=gpu_prices.server_price.typical, digits=0, step=1000)
     widgets.number(t, "cluster.host_power_kw", placeholder_value=gpu.host_power_kw.typical, digits=2)
     widgets.number(t, "cluster.host_cpu_cost_share", digits=2)
     widgets.number(t, "cluster.host_cpu_power_share", digits=2)
@@ -73,14 +73,14 @@ with right, st.container(border=True):
 left, middle, right = st.columns(3)
 with left, st.container(border=True):
     st.subheader(t("group.operations"))
-    widgets.number(t, "operations.cluster_ops_cost_per_node_year", digits=0)
-    widgets.number(t, "operations.network_ops_cost_per_node_year", digits=0)
+    widgets.number(t, "operations.cluster_ops_cost_per_node_year", digits=0, step=50)
+    widgets.number(t, "operations.network_ops_cost_per_node_year", digits=0, step=50)
     widgets.number(t, "operations.maintenance_frac_per_year", digits=3, step=0.005)
     widgets.number(t, "operations.checkpoint_write_gbs_per_node", digits=2)
     widgets.number(t, "operations.restart_minutes", digits=1)
     vch = gpu_prices.rental_per_gpu_hour.typical * scenario.cluster.nodes * (
         scenario.cluster.gpus_per_node or gpu.default_gpus_per_node.typical)
-    widgets.number(t, "operations.value_of_cluster_hour", placeholder_value=round(vch, 2), digits=2)
+    widgets.number(t, "operations.value_of_cluster_hour", placeholder_value=round(vch, 2), digits=2, step=10)
 
 with middle, st.container(border=True):
     st.subheader(t("group.finance"))
@@ -98,3 +98,5 @@ with right, st.container(border=True):
     widgets.toggle(t, "context.budget_tight")
     widgets.toggle(t, "context.existing_ethernet")
     widgets.choice(t, "context.ops_team", ["weak", "strong"], horizontal=True)
+
+widgets.clear_errors()

@@ -41,7 +41,7 @@ for col, f in zip(cols, fabrics, strict=True):
                   delta=None if is_base else money.delta(f["delta_vs_baseline"]), delta_color="inverse",
                   help=money(f["tco_total"]))
         rows = {
-            t("kpi.ratio"): f"{f['ratio_vs_baseline']:.3f}×",
+            t("kpi.ratio"): "—" if f["ratio_vs_baseline"] is None else f"{f['ratio_vs_baseline']:.3f}×",
             t("kpi.npv"): money.short(f["npv"]),
             t("kpi.payback"): "—" if f["payback_years"] is None else t("kpi.years", n=f"{f['payback_years']:.1f}"),
             t("kpi.run_days"): fmt_number(f["run_days"], 1),

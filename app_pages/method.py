@@ -6,6 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from costmodel.anchors import anchors as compute_anchors
 from costmodel.claims import check_all
 from costmodel.presets import get_preset
 from webui import labels, session
@@ -55,15 +56,21 @@ for key, latex in EQUATIONS:
 st.caption(t("method.full_doc"))
 
 st.subheader(t("method.anchors"))
+
+
+@st.cache_data(show_spinner=False)
+def _anchors() -> list[dict]:
+    return [a.__dict__ for a in compute_anchors()]
+
+
 anchors = pd.DataFrame(
     [
-        {t("method.col_anchor"): t(f"method.anchor_{k}"), t("method.col_source"): src, t("method.col_model"): model}
-        for k, src, model in [
-            ("nccl_ib", "nccl-tests, DGX A100 8×HDR", "192 GB/s busbw (η = 0.96)"),
-            ("nccl_tcp", "NCCL sockets, 100 GbE", "5.0 GB/s busbw (η = 0.40)"),
-            ("llama3", "Llama 3 (Dubey et al. 2024), Table 5", "419 ± 3 %; network ≈ 10 %"),
-            ("daly", "Daly 2006", "≤ 0.1 % from the optimum"),
-        ]
+        {
+            t("method.col_anchor"): t(f"method.anchor_{a['key']}"),
+            t("method.col_source"): f"{a['source']}: {a['published']}",
+            t("method.col_model"): f"{a['model']:,.1f} {a['unit']}",
+        }
+        for a in _anchors()
     ]
 )
 st.dataframe(anchors, hide_index=True, width="stretch", key="method_anchors")

@@ -23,7 +23,10 @@ st.caption(t("risk.intro"))
 @st.fragment
 def tornado_section() -> None:
     st.subheader(t("risk.tornado"))
-    options = [f for f in scenario.fabrics if f != scenario.baseline] or [scenario.baseline]
+    options = [f for f in scenario.fabrics if f != scenario.baseline]
+    if not options:
+        st.info(t("scale.need_two"))
+        return
     fabric = st.selectbox(t("risk.fabric"), options, format_func=names.get, key="risk_fabric")
     df = compute.tornado(skey, fabric)
     st.plotly_chart(charts.tornado_chart(df, L, money.display.short, money.rate), key="chart_tornado", width="stretch")

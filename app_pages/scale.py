@@ -11,6 +11,7 @@ from costmodel.catalog import load_catalog
 from costmodel.recommend import LARGE_NODES, SMALL_NODES
 from webui import charts, compute, labels, session
 from webui.i18n import fmt_number
+from webui.text import md_escape
 
 t = session.translator()
 money = session.money()
@@ -24,14 +25,17 @@ st.title(t("scale.title"))
 st.caption(t("scale.intro"))
 
 
-def node_break_evens(df, baseline: str) -> list[tuple[str, int]]:
-    """Node counts where a fabric's ΔTCO vs the baseline changes sign (first count after the flip)."""
+def node_break_evens(df, baseline: str, metric: str) -> list[tuple[str, int]]:
+    """Node counts where a fabric and the baseline swap places on ``metric`` (first count after)."""
+    column = "tco_total" if metric == "delta_vs_baseline" else metric
+    wide = df.pivot(index="nodes", columns="fabric", values=column).sort_index()
     out = []
-    for fid, grp in df[df["fabric"] != baseline].groupby("fabric", sort=False):
-        grp = grp.sort_values("nodes")
-        sign = np.sign(grp["delta_vs_baseline"].to_numpy())
+    for fid in wide.columns:
+        if fid == baseline:
+            continue
+        sign = np.sign((wide[fid] - wide[baseline]).to_numpy())
         flips = np.nonzero(sign[1:] * sign[:-1] < 0)[0]
-        out += [(fid, int(grp["nodes"].to_numpy()[i + 1])) for i in flips]
+        out += [(fid, int(wide.index[i + 1])) for i in flips]
     return out
 
 
@@ -45,7 +49,7 @@ def sweep_section() -> None:
         key="scale_metric",
     )
     df = compute.sweep(skey)
-    bes = node_break_evens(df, scenario.baseline)
+    bes = node_break_evens(df, scenario.baseline, metric or "tco_total")
     regions = [
         (2, SMALL_NODES, L["region_roce"]),
         (SMALL_NODES, LARGE_NODES, L["region_ib_preferred"]),
@@ -93,7 +97,11 @@ def solver_section() -> None:
         applies_to = c3.selectbox(
             t("scale.applies_to"), [fabric, scenario.baseline], format_func=names.get, key="solver_applies"
         )
-    be = compute.break_even(skey, fabric, parameter, applies_to)
+    try:
+        be = compute.break_even(skey, fabric, parameter, applies_to)
+    except ValueError as exc:
+        st.error(t("scale.solver_error", error=md_escape(str(exc))), icon="⚠️")
+        return
     # money inputs are shown in the display currency (conversion at display only)
     k = money.rate if "currency" in be.unit else 1.0
     unit = be.unit.replace("currency", money.currency)

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from pydantic import ValidationError
 
 from .errors import ScenarioError
 from .inputs import build
@@ -14,7 +13,7 @@ from .recommend import recommend, seed_rule
 from .results import Result, to_frame, to_result
 from .schema import Scenario
 from .tco import compute
-from .validation import MAX_SCENARIO_BYTES, clean_text, parse_scenario_text, scenario_error
+from .validation import MAX_SCENARIO_BYTES, clean_text, parse_scenario_text, validate_scenario
 
 MAX_SWEEP_POINTS = 5_000_000
 
@@ -37,7 +36,7 @@ def evaluate(scenario: Scenario) -> Result:
         {k: v[0] for k, v in out.breakdown.items()},
         {k: v[0] for k, v in out.metrics.items()}, scenario.workload.schedule, family, reasons,
     )
-    return to_result(out, rec, scenario.name, scenario.price_book)
+    return to_result(out, rec, scenario.name, scenario.price_book, scenario.cluster.nodes)
 
 
 def sweep(scenario: Scenario, nodes) -> pd.DataFrame:
@@ -93,10 +92,7 @@ def load_scenario(path: str | Path) -> Scenario:
 
 def scenario_from_dict(data: dict) -> Scenario:
     """Validate an already-parsed mapping into a :class:`Scenario` (ScenarioError on failure)."""
-    try:
-        return Scenario.model_validate(data)
-    except ValidationError as exc:
-        raise scenario_error(exc) from None
+    return validate_scenario(data)
 
 
 __all__ = ["evaluate", "load_scenario", "scenario_from_dict", "sweep"]

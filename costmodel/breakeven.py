@@ -11,6 +11,7 @@ Money is in the price book's currency; units of each input are in :data:`PARAMET
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -322,10 +323,12 @@ def break_even(scenario: Scenario, fabric: str, parameter: str, lo: float | None
     ((257,), True)
     """
     prob = _problem(scenario, fabric, parameter, applies_to)
-    info = prob.info
+    current = prob.current()
+    # an edited catalog value may lie outside the solver's usual window: widen it to include it
+    info = dataclasses.replace(prob.info, lo_bound=min(prob.info.lo_bound, current),
+                               hi_bound=max(prob.info.hi_bound, current))
     if isinstance(points, bool) or not isinstance(points, int | np.integer) or not 2 <= points <= MAX_VALUES:
         raise ValueError(f"{parameter}: points must be a whole number from 2 to {MAX_VALUES:,}")
-    current = prob.current()
     dlo, dhi = _window(info, current)
     lo_, hi_ = _check_values(info, [dlo if lo is None else lo, dhi if hi is None else hi],
                             "lo and hi", whole=False)

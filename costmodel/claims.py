@@ -57,7 +57,7 @@ def _modelled(claim: Claim, res: Result) -> float:
     if metric == "latency_us":
         return m["latency_us"]
     if metric == "network_capex_per_node_cny":
-        return to_cny(f.network_capex_purchase / res.extra["nodes"], cur)
+        return to_cny(f.network_capex_purchase / res.nodes, cur)
     if metric == "network_capex_ratio":
         return f.network_capex_purchase / res.fabric(claim.other).network_capex_purchase
     if metric == "tco_delta_cny":
@@ -112,7 +112,8 @@ def _explain(claim: Claim, res: Result, value: float, ok: bool) -> str:
             text += "; the article's figure is far above what published host-stack measurements give"
         return text
     if metric == "latency_us":
-        return (f"NCCL per-step software latency (≈ 8 µs, tuning.cc) + fabric latency (perftest) + "
+        base_us = load_catalog().constant("nccl_base_latency_us")
+        return (f"NCCL per-step software latency (≈ {base_us:g} µs, tuning.cc) + fabric latency (perftest) + "
                 f"{2 * m['tiers'] - 1:.0f} switch hop(s) = {m['latency_us']:.1f} µs")
     if metric in ("tco_delta_cny", "tco_total_cny", "energy_saving_per_year_cny"):
         diffs = {k: f.breakdown[k] - base.breakdown[k] for k in f.breakdown}
@@ -131,11 +132,11 @@ def _explain(claim: Claim, res: Result, value: float, ok: bool) -> str:
                 f"with a checkpoint every {m['checkpoint_interval_h']:.2f} h (Daly 2006) each costs half an "
                 f"interval plus the restart")
         if not ok:
-            text += ("; the article's 48 h per interruption implies restarts from days-old checkpoints, "
+            text += ("; the article's hours lost per interruption imply restarts from days-old checkpoints, "
                      "and its count implies network fault rates far above published fleet data")
         return text
     if metric in ("network_capex_per_node_cny", "network_capex_ratio"):
-        n = res.extra["nodes"]
+        n = res.nodes
         return (f"{f.id} per node: NICs {_cny(m['capex_nics'] / n, cur)}, switches "
                 f"{_cny(m['capex_switches'] / n, cur)} ({m['switches']:.0f} in all), cables and optics "
                 f"{_cny(m['capex_links'] / n, cur)}, installation {_cny(m['capex_install'] / n, cur)} "
@@ -147,7 +148,6 @@ def check_preset(preset_id: str) -> list[ClaimCheck]:
     """Every claim of one preset beside the model's figure."""
     preset = get_preset(preset_id)
     res = evaluate(preset.scenario)
-    res.extra["nodes"] = preset.scenario.cluster.nodes
     out = []
     for claim in preset.claims:
         value = _modelled(claim, res)

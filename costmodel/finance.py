@@ -83,19 +83,25 @@ def npv(rate, values):
 
 
 def payback_years(savings):
-    """Years until cumulative ``savings`` (year 0 first, last axis) turn non-negative.
+    """Years until cumulative ``savings`` (year 0 first, last axis) turn non-negative for good.
 
-    Linear within the year it happens; 0 when year 0 already saves; NaN when never within the
-    horizon.
+    Payback is the first year after which the cumulative saving stays ≥ 0 to the end of the
+    horizon, interpolated linearly within that year; 0 when it never dips below zero (the fabric
+    is cheaper throughout); NaN when the cumulative saving ends below zero (never pays back).
+    Leading years without flows (instalments start in year 1) do not count as paid back.
 
     >>> payback_years(np.array([[-100., 40., 40., 40.], [-100., 10., 10., 10.], [5., 1., 1., 1.]])).tolist()
     [2.5, nan, 0.0]
+    >>> payback_years(np.array([[0., -50., 30., 30.], [10., -20., 1., 1.]])).tolist()
+    [2.6666666666666665, nan]
     """
     s = np.asarray(savings, dtype=float)
     cum = np.cumsum(s, axis=-1)
     ok = cum >= 0
-    first = np.argmax(ok, axis=-1)
-    never = ~ok.any(axis=-1)
+    # from year t on the cumulative saving never falls below zero again
+    stays = np.flip(np.logical_and.accumulate(np.flip(ok, axis=-1), axis=-1), axis=-1)
+    first = np.argmax(stays, axis=-1)
+    never = ~stays[..., -1]
     prev = np.take_along_axis(cum, np.maximum(first - 1, 0)[..., None], axis=-1)[..., 0]
     this = np.take_along_axis(s, first[..., None], axis=-1)[..., 0]
     frac = np.where(this > 0, -prev / np.where(this > 0, this, 1.0), 0.0)
@@ -106,18 +112,21 @@ def payback_years(savings):
 def irr(values, lo: float = -0.99, iterations: int = 100):
     """Internal rate of return of each series (last axis), by bisection; NaN if none.
 
-    Defined where the series starts negative and its total is positive (one sign change in
-    the cumulative sense, so NPV falls monotonically through zero). Agrees with
+    Defined where the first non-zero flow is negative and the total is positive (one sign
+    change in the cumulative sense, so NPV falls monotonically through zero). Agrees with
     ``numpy_financial.irr`` on such series.
 
     >>> round(float(irr(np.array([-100., 39., 59., 55., 20.]))), 5)
     0.28095
     """
     v = np.asarray(values, dtype=float)
-    valid = (v[..., 0] < 0) & (v.sum(axis=-1) > 0)
+    # leading zero flows (instalments start in year 1) shift the series but not its roots
+    lead = np.argmax(v != 0, axis=-1)
+    first = np.take_along_axis(v, lead[..., None], axis=-1)[..., 0]
+    valid = (first < 0) & (v.sum(axis=-1) > 0)
     # NPV(r) <= v0 + Σ inflows / (1 + r) for r > 0, so the root lies below Σ inflows / |v0| − 1.
-    inflows = np.where(v[..., 1:] > 0, v[..., 1:], 0.0).sum(axis=-1)
-    outlay = np.where(valid, -v[..., 0], 1.0)
+    inflows = np.where(v > 0, v, 0.0).sum(axis=-1)
+    outlay = np.where(valid, -first, 1.0)
     a = np.full(v.shape[:-1], lo)
     b = np.maximum(1.0, inflows / outlay)
     for _ in range(iterations):

@@ -12,12 +12,12 @@ arrays; Monte Carlo and the tornado draw or swing exactly these.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from .catalog import Catalog, Quantity, load_catalog
-from .performance import LOSS_MODEL_CODES
+from .performance import LOSS_MODEL_CODES, hidden_size
 from .schema import Scenario
 
 US = 1e-6
@@ -121,13 +121,6 @@ class Inputs:
         """A copy with some arrays replaced."""
         return dataclasses.replace(self, **changes)
 
-    def rows(self, index) -> Inputs:
-        """Select rows (first axis) of every array with more than one row."""
-        out = {}
-        for f in fields(self):
-            arr = getattr(self, f.name)
-            out[f.name] = arr[index] if arr.shape[0] > 1 else arr
-        return Inputs(**out)
 
 
 @dataclass
@@ -214,7 +207,7 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
                     else "dp_overlap_frac_of_compute"]
     params = w.model_params_b * GIGA
     hidden = (w.hidden_size if w.hidden_size is not None
-              else np.cbrt(model["d_model_per_layer"].typical * params / 12.0))
+              else float(hidden_size(params, model["d_model_per_layer"].typical)))
     vch = np.nan if op.value_of_cluster_hour is None else op.value_of_cluster_hour
     inputs = Inputs(
         nodes=_scalar(c.nodes),

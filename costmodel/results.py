@@ -8,7 +8,7 @@ numpy-financial sign convention (cash out is negative), so it is ``-pv_cost``.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -51,7 +51,7 @@ class FabricResult:
     npv: float
     pv_cost: float
     delta_vs_baseline: float
-    ratio_vs_baseline: float
+    ratio_vs_baseline: float  # NaN (null in JSON) when the baseline costs nothing
     fits_plan: bool
     network_capex_purchase: float
     compute_capex_purchase: float
@@ -65,6 +65,7 @@ class FabricResult:
         d = asdict(self)
         metrics = d.pop("metrics")
         d.update(metrics)
+        d["ratio_vs_baseline"] = _clean(d["ratio_vs_baseline"])
         return d
 
 
@@ -78,9 +79,9 @@ class Result:
     scope: str
     baseline: str
     price_book: str
+    nodes: int
     fabrics: list[FabricResult]
     recommendation: Recommendation
-    extra: dict = field(default_factory=dict)
 
     def fabric(self, fabric_id: str) -> FabricResult:
         """The result of one fabric by id."""
@@ -98,6 +99,7 @@ class Result:
             "scope": self.scope,
             "baseline": self.baseline,
             "price_book": self.price_book,
+            "nodes": self.nodes,
             "fabrics": [f.to_dict() for f in self.fabrics],
             "recommendation": {
                 "rule": self.recommendation.rule,
@@ -138,7 +140,7 @@ def to_frame(out: Outputs, extra_columns: dict[str, np.ndarray] | None = None) -
     cols["tco_total"] = out.tco.ravel()
     cols["npv"] = -out.pv_cost.ravel()
     cols["delta_vs_baseline"] = (out.tco - base).ravel()
-    cols["ratio_vs_baseline"] = (out.tco / base).ravel()
+    cols["ratio_vs_baseline"] = np.divide(out.tco, base, out=np.full_like(out.tco, np.nan), where=base > 0).ravel()
     cols["payback_years"] = finance.payback_years(savings_vs_baseline(out)).ravel()
     for cat in CATEGORIES:
         cols[cat] = out.breakdown[cat].ravel()
@@ -148,7 +150,7 @@ def to_frame(out: Outputs, extra_columns: dict[str, np.ndarray] | None = None) -
     return pd.DataFrame(cols)
 
 
-def to_result(out: Outputs, recommendation: Recommendation, name: str, price_book: str) -> Result:
+def to_result(out: Outputs, recommendation: Recommendation, name: str, price_book: str, nodes: int) -> Result:
     """Per-fabric results of a single-row output (``S == 1``)."""
     st = out.structure
     cat = load_catalog()
@@ -173,7 +175,7 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             npv=-float(out.pv_cost[0, j]),
             pv_cost=float(out.pv_cost[0, j]),
             delta_vs_baseline=float(out.tco[0, j]) - base_tco,
-            ratio_vs_baseline=float(out.tco[0, j]) / base_tco,
+            ratio_vs_baseline=float(out.tco[0, j]) / base_tco if base_tco > 0 else float("nan"),
             fits_plan=bool(out.metrics["fits_plan"][0, j]),
             network_capex_purchase=float(out.amounts["network_capex"][0, j]),
             compute_capex_purchase=float(out.amounts["compute_capex"][0, j]),
@@ -185,6 +187,6 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,
-        baseline=st.fabric_ids[st.baseline_index], price_book=price_book, fabrics=fabrics,
+        baseline=st.fabric_ids[st.baseline_index], price_book=price_book, nodes=nodes, fabrics=fabrics,
         recommendation=recommendation,
     )

@@ -7,6 +7,7 @@ fields, NaN and infinities are rejected. Default values come from ``data/default
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -227,19 +228,18 @@ FABRIC_OVERRIDE_BOUNDS: dict[str, tuple[float, float]] = {
     "ops_factor": (0.0, 100.0),
     "interruption_rate_per_endpoint_hour": (0.0, 1.0),
 }
+# host power and server price are Cluster inputs (cluster.host_power_kw, cluster.server_price);
+# they are not overridable here, so each number has one place to change it.
 GPU_OVERRIDE_BOUNDS: dict[str, tuple[float, float]] = {
     "peak_bf16_tflops": (0.001, 1e6),
     "tdp_w": (1.0, 1e5),
     "intra_node_gbs": (0.001, 1e5),
-    "host_power_kw": (0.0, 100.0),
     "host_cpu_cores": (1.0, 10_000.0),
 }
 FABRIC_PRICE_BOUNDS: dict[str, tuple[float, float]] = {
     name: (0.0, 1e9) for name in ("nic_price", "switch_price", "cable_price", "optic_price", "install_per_node")
 }
-GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = {
-    name: (0.0, 1e9) for name in ("gpu_price", "server_price", "rental_per_gpu_hour")
-}
+GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = {"rental_per_gpu_hour": (0.0, 1e6)}
 MAX_OVERRIDDEN_ITEMS = 64
 
 
@@ -321,6 +321,13 @@ class Scenario(BaseModel):
         if self.price_book not in _CAT.price_books:
             raise ValueError(
                 f"price_book: unknown price book {self.price_book!r}; allowed: {', '.join(_CAT.price_books)}"
+            )
+        if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in self.name):
+            raise ValueError("name: contains control or invisible formatting characters; use plain text")
+        if self.workload.parallelism == "pipeline" and self.workload.pipeline_stages > self.cluster.nodes:
+            raise ValueError(
+                f"workload.pipeline_stages: at most the number of nodes ({self.cluster.nodes}); "
+                "each stage runs on at least one node"
             )
         if self.facility.gpu_idle_power_frac > self.facility.gpu_busy_power_frac:
             raise ValueError(

@@ -29,6 +29,13 @@ _BOUND_WORDS = {"ge": "≥", "gt": ">", "le": "≤", "lt": "<", "min_length": "l
 class _NoAliasLoader(yaml.SafeLoader):
     """yaml.SafeLoader that refuses anchors and aliases."""
 
+    def construct_mapping(self, node, deep=False):
+        keys = [self.construct_object(k, deep=deep) for k, _ in node.value]
+        dupes = {k for k in keys if keys.count(k) > 1}
+        if dupes:
+            raise _DuplicateKeyError(str(sorted(map(str, dupes))[0]))
+        return super().construct_mapping(node, deep=deep)
+
     def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
@@ -210,7 +217,7 @@ def parse_document(raw: bytes | str, fmt: str = "json") -> dict:
         raise ScenarioError([("", f"not valid JSON: {exc.msg} at line {exc.lineno} column "
                                   f"{exc.colno}")]) from None
     except ValueError as exc:
-        raise ScenarioError([("", f"not valid JSON: {exc}")]) from None
+        raise ScenarioError([("", f"not valid {fmt.upper()}: {clean_text(str(exc), 120)}")]) from None
     except yaml.YAMLError as exc:
         raise ScenarioError([("", f"not valid YAML: {str(exc).splitlines()[0]}")]) from None
     if not isinstance(data, dict):

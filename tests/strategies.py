@@ -21,10 +21,11 @@ def scenarios(draw, max_nodes: int = 2048) -> Scenario:
     horizon = draw(st.integers(1, 10))
     payment = draw(st.sampled_from(["upfront", "instalments"]))
     busy = draw(st.floats(0.3, 1.0))
+    nodes = draw(st.integers(1, max_nodes))
     data = {
         "scope": draw(st.sampled_from(["cluster", "fabric"])),
         "cluster": {
-            "nodes": draw(st.integers(1, max_nodes)),
+            "nodes": nodes,
             "gpu": draw(st.sampled_from(GPUS)),
             "gpus_per_node": draw(st.integers(1, 8)),
             "nics_per_node": draw(st.integers(1, 8)),
@@ -34,7 +35,7 @@ def scenarios(draw, max_nodes: int = 2048) -> Scenario:
             "tokens_per_run_b": draw(st.floats(1, 5000)),
             "global_batch_tokens_m": draw(st.floats(0.25, 16)),
             "parallelism": parallelism,
-            "pipeline_stages": draw(st.integers(1, 32)),
+            "pipeline_stages": draw(st.integers(1, min(32, nodes))),
             "schedule": draw(st.sampled_from(["plan", "always_busy"])),
             "runs_per_year": draw(st.floats(0.5, 50)),
             "full_recompute": draw(st.booleans()),
@@ -73,7 +74,8 @@ def extreme_scenarios(draw) -> Scenario:
         global_batch_tokens_m=edge(0.001, 1_000.0), compute_efficiency=edge(0.01, 1.0),
         runs_per_year=edge(1e-6, 100_000.0),
     )
-    base["cluster"]["nodes"] = draw(st.sampled_from([1, 2, 3, 100_000, draw(st.integers(1, 100_000))]))
+    base["cluster"]["nodes"] = max(base["workload"]["pipeline_stages"],
+                                   draw(st.sampled_from([1, 2, 3, 100_000, draw(st.integers(1, 100_000))])))
     base["operations"].update(
         checkpoint_write_gbs_per_node=edge(0.01, 1_000.0), restart_minutes=edge(0.0, 1_440.0),
     )

@@ -60,26 +60,57 @@ def _set(data: dict, path: str, value) -> dict:
     return data
 
 
+def _repair(data: dict) -> list[str]:
+    """Adjust fields that a change made inconsistent, instead of refusing the change.
+
+    Returns the paths it changed: the baseline when it was removed from the fabrics, instalment
+    months beyond the horizon, pipeline stages beyond the node count.
+    """
+    changed = []
+    if data["fabrics"] and data["baseline"] not in data["fabrics"]:
+        data["baseline"] = data["fabrics"][0]
+        changed.append("baseline")
+    fin = data["finance"]
+    if fin["payment"] == "instalments" and fin["instalment_months"] > 12 * fin["horizon_years"]:
+        fin["instalment_months"] = 12 * fin["horizon_years"]
+        changed.append("finance.instalment_months")
+    work = data["workload"]
+    if work["parallelism"] == "pipeline" and work["pipeline_stages"] > data["cluster"]["nodes"]:
+        work["pipeline_stages"] = data["cluster"]["nodes"]
+        changed.append("workload.pipeline_stages")
+    return changed
+
+
 def apply(path: str, value) -> str | None:
-    """Set one field; return an error message (and keep the old scenario) if invalid."""
+    """Set one field (repairing what it makes inconsistent); return an error message and keep
+    the last valid scenario if the result is invalid."""
     data = _set(session.scenario().model_dump(mode="json"), path, value)
-    errors = st.session_state.setdefault(KEY_ERRORS, {})
+    repaired = _repair(data)
     try:
         session.set_scenario(validate_scenario(data))
     except ScenarioError as exc:
-        errors[path] = str(exc)
         return str(exc)
-    errors.pop(path, None)
+    for other in repaired:  # show the adjusted values
+        st.session_state.pop(_PREFIX + other, None)
+    if repaired:
+        t = session.translator()
+        st.toast(t("w.adjusted", fields=", ".join(t(f"field.{p}") for p in repaired)), icon="ℹ️")
     return None
 
 
-def _changed(path: str) -> None:
-    value = st.session_state[_PREFIX + path]
+def on_change(path: str) -> None:
+    key = _PREFIX + path
+    value = st.session_state[key]
     optional = type(None) in typing.get_args(field_info(path).annotation)
+    error = None
     if value is None and not optional:  # a deselected choice: keep the current value
-        st.session_state[_PREFIX + path] = get(session.scenario(), path)
-        return
-    apply(path, value)
+        pass
+    else:
+        error = apply(path, value)
+    # the widget always shows what the model uses; a refused value is explained once
+    if (value is None and not optional) or error:
+        st.session_state[key] = get(session.scenario(), path)
+    st.session_state[KEY_ERRORS] = {path: error} if error else {}
 
 
 def reset_widgets() -> None:
@@ -125,8 +156,8 @@ def number(t, path: str, *, placeholder_value=None, digits: int | None = None, s
     key = _PREFIX + path
     extra = t("w.empty_means_default") if optional else ""
     st.number_input(t(f"field.{path}"), min_value=lo, max_value=hi, value=value, key=key,
-                    on_change=_changed, args=(path,), help=_help(t, path, extra), **kwargs)
-    _error(path)
+                    on_change=on_change, args=(path,), help=_help(t, path, extra), **kwargs)
+    show_error(path)
 
 
 def choice(t, path: str, options: list, *, labels=None, horizontal: bool = False) -> None:
@@ -136,20 +167,26 @@ def choice(t, path: str, options: list, *, labels=None, horizontal: bool = False
     fmt = (lambda o: labels.get(o, o)) if labels else (lambda o: t.get(f"opt.{path}.{o}", str(o)))
     if horizontal:
         st.segmented_control(t(f"field.{path}"), options, default=current, key=key, format_func=fmt,
-                             on_change=_changed, args=(path,), help=_help(t, path), selection_mode="single")
+                             on_change=on_change, args=(path,), help=_help(t, path), selection_mode="single")
     else:
         st.selectbox(t(f"field.{path}"), options, index=options.index(current), key=key, format_func=fmt,
-                     on_change=_changed, args=(path,), help=_help(t, path))
-    _error(path)
+                     on_change=on_change, args=(path,), help=_help(t, path))
+    show_error(path)
 
 
 def toggle(t, path: str) -> None:
     st.toggle(t(f"field.{path}"), value=bool(get(session.scenario(), path)), key=_PREFIX + path,
-              on_change=_changed, args=(path,), help=_help(t, path))
-    _error(path)
+              on_change=on_change, args=(path,), help=_help(t, path))
+    show_error(path)
 
 
-def _error(path: str) -> None:
+def show_error(path: str) -> None:
+    """Show the error of the change just refused (once: :func:`clear_errors` runs after the page)."""
     err = st.session_state.get(KEY_ERRORS, {}).get(path)
     if err:
-        st.error(err, icon="⚠️")
+        st.error(session.translator()("w.refused", error=err), icon="⚠️")
+
+
+def clear_errors() -> None:
+    """Forget refused-change messages once they have been shown."""
+    st.session_state[KEY_ERRORS] = {}

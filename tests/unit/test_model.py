@@ -161,7 +161,8 @@ def test_an_overridden_quantity_is_no_longer_uncertain():
     [
         ({"fabrics": {"ib-ndr-400": {"efficiency": 2.0}}}, "overrides.fabrics.ib-ndr-400.efficiency"),
         ({"fabrics": {"nope": {"efficiency": 0.5}}}, "overrides.fabrics.nope: unknown id"),
-        ({"gpu_prices": {"h100": {"server_price": -1.0}}}, "≥ 0"),
+        ({"gpu_prices": {"h100": {"rental_per_gpu_hour": -1.0}}}, "≥ 0"),
+        ({"gpu_prices": {"h100": {"server_price": 1.0}}}, "not an overridable quantity"),
         ({"gpus": {"h100": {"colour": 1.0}}}, "not an overridable quantity"),
         ({"fabric_prices": {"tcp-100": {"nic_price": "cheap"}}}, "valid number"),
     ],
@@ -182,3 +183,57 @@ def test_a_batch_varying_only_a_price_broadcasts():
     out = compute(built.inputs.replace(electricity_price=prices), built.structure)
     assert out.tco.shape == (3, 4) and out.metrics["run_days"].shape == (3, 4)
     assert np.all(np.diff(out.tco, axis=0) > 0)
+
+
+def test_payback_is_never_zero_for_a_fabric_that_costs_more_overall():
+    for payment in ("upfront", "instalments"):
+        data = costmodel.load_preset("seed-intro-32xA100").model_dump()
+        data["finance"].update(payment=payment, instalment_months=36)
+        res = costmodel.evaluate(costmodel.Scenario.model_validate(data))
+        for f in res.fabrics:
+            if f.id == res.baseline:
+                continue
+            if f.delta_vs_baseline > 0:
+                assert f.payback_years is None, (payment, f.id)
+            if f.payback_years is not None:
+                cum = np.cumsum([b["total"] - y["total"] for b, y in zip(res.fabric(res.baseline).yearly, f.yearly,
+                                                                       strict=True)])
+                assert np.all(cum[int(np.ceil(f.payback_years)):] >= -1e-6)
+
+
+def test_a_free_baseline_gives_no_ratio_instead_of_a_crash():
+    data = costmodel.load_preset("seed-case2-24xA100").model_dump()
+    data["facility"]["electricity_price_per_kwh"] = 0.0
+    data["operations"].update(network_ops_cost_per_node_year=0.0, maintenance_frac_per_year=0.0,
+                              value_of_cluster_hour=0.0)
+    data["cluster"]["host_cpu_cost_share"] = 0.0
+    data["overrides"] = {"fabric_prices": {"tcp-100": {k: 0.0 for k in
+                         ("nic_price", "switch_price", "cable_price", "optic_price", "install_per_node")}}}
+    res = costmodel.evaluate(costmodel.Scenario.model_validate(data))
+    assert res.fabric("tcp-100").tco_total == 0.0
+    assert res.to_dict()["fabrics"][1]["ratio_vs_baseline"] is None
+    import json
+
+    json.dumps(res.to_dict(), allow_nan=False)
+
+
+@pytest.mark.parametrize(("changes", "fragment"), [
+    ({"name": "evil\u202eexe.txt"}, "name: contains control"),
+    ({"workload": {"parallelism": "pipeline", "pipeline_stages": 64}}, "workload.pipeline_stages: at most"),
+])
+def test_schema_cross_checks(changes, fragment):
+    data = costmodel.load_preset("seed-intro-32xA100").model_dump()
+    for key, value in changes.items():
+        if isinstance(value, dict):
+            data[key].update(value)
+        else:
+            data[key] = value
+    with pytest.raises(costmodel.ScenarioError, match=fragment):
+        costmodel.scenario_from_dict(data)
+
+
+def test_yaml_duplicate_keys_are_refused(tmp_path):
+    path = tmp_path / "s.yaml"
+    path.write_text("cluster:\n  nodes: 0\n  nodes: 24\n", encoding="utf-8")
+    with pytest.raises(costmodel.ScenarioError, match="nodes: given twice"):
+        costmodel.load_scenario(path)
