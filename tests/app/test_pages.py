@@ -188,3 +188,30 @@ def test_an_out_of_range_assumption_is_refused_inline():
     _edit_table(at, "assume_fabrics", 3, 2.0)
     assert any("efficiency" in e.value and "≤ 1" in e.value for e in at.error)
     assert at.session_state["scenario"].overrides.is_empty()
+
+
+def test_removing_the_baseline_picks_another_and_every_widget_matches_the_model():
+    at = open_page("cluster", cur="USD")
+    at.multiselect(key="w.fabrics").set_value(["roce-200", "ib-ndr-400"]).run()
+    s = at.session_state["scenario"]
+    assert s.fabrics == ["roce-200", "ib-ndr-400"] and s.baseline == "roce-200"
+    assert at.selectbox(key="w.baseline").value == "roce-200"
+    assert not at.error
+
+
+def test_instalments_on_a_short_horizon_are_clamped_not_refused():
+    at = open_page("cluster", cur="USD")
+    at.number_input(key="w.finance.horizon_years").set_value(2).run()
+    at.segmented_control(key="w.finance.payment").set_value("instalments").run()
+    fin = at.session_state["scenario"].finance
+    assert fin.payment == "instalments" and fin.instalment_months == 24
+    assert at.number_input(key="w.finance.instalment_months").value == 24
+
+
+def test_a_refused_value_is_explained_once_and_the_widget_shows_the_model_value():
+    at = open_page("cluster", cur="USD")
+    at.number_input(key="w.facility.gpu_idle_power_frac").set_value(0.95).run()
+    assert any("gpu_idle_power_frac" in e.value for e in at.error)
+    assert at.number_input(key="w.facility.gpu_idle_power_frac").value == pytest.approx(0.15)
+    at.number_input(key="w.facility.pue").set_value(1.3).run()  # any other change: the message is gone
+    assert not at.error
