@@ -50,10 +50,8 @@ for col, f in zip(cols, fabrics, strict=True):
             t("kpi.cpu"): f"{f['cpu_overhead_share']:.2%}",
             t("kpi.cost_per_run"): money.short(f["cost_per_run"]),
         }
-        st.dataframe(pd.DataFrame({"k": list(rows), "v": list(rows.values())}), hide_index=True,
-                     column_config={"k": st.column_config.TextColumn(t("kpi.metric")),
-                                    "v": st.column_config.TextColumn(t("kpi.value"))},
-                     width="stretch", key=f"kpi_{f['id']}")
+        # one Markdown element per card: far cheaper to send on every rerun than a table
+        st.markdown("  \n".join(f"{k}: **{v}**" for k, v in rows.items()))
 
 # --- recommendation
 rec = res["recommendation"]
