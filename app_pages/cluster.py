@@ -78,8 +78,9 @@ with left, st.container(border=True):
     widgets.number(t, "operations.maintenance_frac_per_year", digits=3, step=0.005)
     widgets.number(t, "operations.checkpoint_write_gbs_per_node", digits=2)
     widgets.number(t, "operations.restart_minutes", digits=1)
-    vch = gpu_prices.rental_per_gpu_hour.typical * scenario.cluster.nodes * (
-        scenario.cluster.gpus_per_node or gpu.default_gpus_per_node.typical)
+    rental = scenario.overrides.gpu_prices.get(scenario.cluster.gpu, {}).get(
+        "rental_per_gpu_hour", gpu_prices.rental_per_gpu_hour.typical)  # an Assumptions edit wins
+    vch = rental * scenario.cluster.nodes * (scenario.cluster.gpus_per_node or gpu.default_gpus_per_node.typical)
     widgets.number(t, "operations.value_of_cluster_hour", placeholder_value=round(vch, 2), digits=2, step=10)
 
 with middle, st.container(border=True):
