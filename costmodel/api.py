@@ -13,7 +13,7 @@ from .recommend import recommend, seed_rule
 from .results import Result, to_frame, to_result
 from .schema import Scenario
 from .tco import compute
-from .validation import MAX_SCENARIO_BYTES, clean_text, parse_scenario_text, validate_scenario
+from .validation import MAX_SCENARIO_BYTES, clean_text, field_bounds, parse_scenario_text, validate_scenario
 
 MAX_SWEEP_POINTS = 5_000_000
 
@@ -50,17 +50,12 @@ def sweep(scenario: Scenario, nodes) -> pd.DataFrame:
     (12, ['nodes', 'fabric', 'family'])
     """
     arr = np.asarray(nodes, dtype=float).ravel()
-    lo = Scenario.model_fields["cluster"].annotation.model_fields["nodes"].metadata
-    bounds = {type(m).__name__: getattr(m, type(m).__name__.lower()) for m in lo}
+    lo, hi = field_bounds("cluster.nodes")
     if arr.size == 0 or arr.size > MAX_SWEEP_POINTS:
         raise ScenarioError([("nodes", f"give 1 to {MAX_SWEEP_POINTS:,} node counts")])
-    bad = ~np.isfinite(arr) | (arr < bounds["Ge"]) | (arr > bounds["Le"]) | (arr != np.round(arr))
+    bad = ~np.isfinite(arr) | (arr < lo) | (arr > hi) | (arr != np.round(arr))
     if bad.any():
-        raise ScenarioError([(
-            "nodes",
-            f"node counts must be whole numbers from {bounds['Ge']} to {bounds['Le']} "
-            f"(got {arr[bad][0]!r})",
-        )])
+        raise ScenarioError([("nodes", f"node counts must be whole numbers from {lo} to {hi} (got {arr[bad][0]!r})")])
     built = build(scenario)
     inputs = built.inputs.replace(nodes=arr.reshape(-1, 1))
     out = compute(inputs, built.structure)

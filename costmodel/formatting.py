@@ -1,5 +1,6 @@
-"""How the model writes numbers for people: money, shares, days. Used by the CLI, the app and
-every export, so a figure reads the same everywhere."""
+"""How the model writes numbers for people: money, shares, plain numbers. The CLI uses these;
+the app formats plain numbers with them too and money with :mod:`webui.money` (symbols and
+display-currency conversion)."""
 
 from __future__ import annotations
 

@@ -117,6 +117,20 @@ def _num(val) -> str:
     return f"{int(val):,}" if val.is_integer() else f"{val:g}"
 
 
+def field_bounds(path: str) -> tuple[float | None, float | None]:
+    """Lower and upper bound of a dotted scenario field, e.g. ``cluster.nodes`` → (1, 100000)."""
+    info = _field_info(tuple(path.split(".")))
+    lo = hi = None
+    for meta in info.metadata if info is not None else ():
+        for attr in ("ge", "gt"):
+            if getattr(meta, attr, None) is not None:
+                lo = getattr(meta, attr)
+        for attr in ("le", "lt"):
+            if getattr(meta, attr, None) is not None:
+                hi = getattr(meta, attr)
+    return lo, hi
+
+
 def _allowed(info, loc: tuple) -> str:
     if info is None:
         return ""
@@ -203,7 +217,7 @@ def parse_document(raw: bytes | str, fmt: str = "json") -> dict:
         raise ScenarioError([("", f"the scenario is not UTF-8 text (byte {exc.start})")]) from None
     try:
         if fmt == "yaml":
-            data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - safe loader subclass
+            data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a yaml.SafeLoader subclass
         else:
             data = json.loads(text, parse_constant=_nonfinite, parse_int=_int_or_inf,
                               object_pairs_hook=_no_duplicates)

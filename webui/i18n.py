@@ -8,10 +8,11 @@ shows itself, so a gap is visible (and a test lists every key used by the pages)
 from __future__ import annotations
 
 import functools
-import math
 from pathlib import Path
 
 import yaml
+
+from costmodel.formatting import format_number
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 LANGUAGES = ("en", "zh")
@@ -62,7 +63,5 @@ class Translator:
 
 
 def fmt_number(value: float | None, digits: int = 0) -> str:
-    """``1,234.5`` style, or an em dash for missing values (same in both languages)."""
-    if value is None or not math.isfinite(value):
-        return "—"
-    return f"{value:,.{digits}f}"
+    """``1,234.5`` style, or an em dash for missing values (the model's own formatter)."""
+    return format_number(value, digits)

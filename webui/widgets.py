@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from costmodel.errors import ScenarioError
 from costmodel.schema import Scenario
-from costmodel.validation import validate_scenario
+from costmodel.validation import field_bounds, validate_scenario
 
 from . import session
 
@@ -33,15 +33,8 @@ def field_info(path: str):
 
 
 def bounds(path: str) -> tuple[float | None, float | None]:
-    lo = hi = None
-    for meta in field_info(path).metadata:
-        for attr in ("ge", "gt"):
-            if getattr(meta, attr, None) is not None:
-                lo = getattr(meta, attr)
-        for attr in ("le", "lt"):
-            if getattr(meta, attr, None) is not None:
-                hi = getattr(meta, attr)
-    return lo, hi
+    """The schema's bounds of a field (one reader of them: costmodel.validation)."""
+    return field_bounds(path)
 
 
 def get(scenario: Scenario, path: str):
