@@ -15,6 +15,7 @@ import pandas as pd
 from .api import evaluate, load_scenario, sweep
 from .claims import check_all
 from .errors import CostModelError, ScenarioError
+from .export_csv import results_csv, yearly_csv
 from .formatting import format_money, format_number, format_share
 from .presets import get_preset, list_presets, load_preset
 from .uncertainty import MAX_DRAWS, monte_carlo, tornado
@@ -173,6 +174,21 @@ def cmd_risk(args) -> None:
     print(tornado(scenario, args.fabric).head(args.top)[cols].to_string(index=False))
 
 
+def cmd_report(args) -> None:
+    if not (args.csv or args.yearly_csv):
+        raise ScenarioError([("", "give at least one output: --csv FILE and/or --yearly-csv FILE "
+                                  "(PDF and Excel reports are not built yet)")])
+    res = evaluate(_scenario(args))
+    for path, text in ((args.csv, results_csv(res)), (args.yearly_csv, yearly_csv(res))):
+        if path:
+            try:
+                with open(path, "w", encoding="utf-8", newline="") as fh:
+                    fh.write(text)
+            except OSError as exc:
+                raise ScenarioError([("", f"cannot write {path}: {exc.strerror}")]) from None
+            print(f"wrote {path}")
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="python -m costmodel",
                                  description="Fabric TCO Planner cost model")
@@ -198,6 +214,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("claims", help="the article's claims beside the model's figures")
     p.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     p.set_defaults(func=cmd_claims)
+    p = sub.add_parser("report", help="export results (CSV now; PDF and Excel to follow)")
+    scenario_args(p)
+    p.add_argument("--csv", help="one row per fabric: totals, breakdown, main figures")
+    p.add_argument("--yearly-csv", help="one row per fabric × year: cost by category")
+    p.set_defaults(func=cmd_report)
     p = sub.add_parser("risk", help="Monte Carlo summary and tornado")
     scenario_args(p)
     p.add_argument("--draws", type=int, default=10_000)
