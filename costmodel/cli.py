@@ -174,19 +174,29 @@ def cmd_risk(args) -> None:
     print(tornado(scenario, args.fabric).head(args.top)[cols].to_string(index=False))
 
 
+def _write(path: str, data: bytes) -> None:
+    try:
+        with open(path, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        raise ScenarioError([("", f"cannot write {path}: {exc.strerror}")]) from None
+    print(f"wrote {path}")
+
+
 def cmd_report(args) -> None:
-    if not (args.csv or args.yearly_csv):
-        raise ScenarioError([("", "give at least one output: --csv FILE and/or --yearly-csv FILE "
-                                  "(PDF and Excel reports are not built yet)")])
-    res = evaluate(_scenario(args))
-    for path, text in ((args.csv, results_csv(res)), (args.yearly_csv, yearly_csv(res))):
-        if path:
-            try:
-                with open(path, "w", encoding="utf-8", newline="") as fh:
-                    fh.write(text)
-            except OSError as exc:
-                raise ScenarioError([("", f"cannot write {path}: {exc.strerror}")]) from None
-            print(f"wrote {path}")
+    if not (args.csv or args.yearly_csv or args.xlsx):
+        raise ScenarioError([("", "give at least one output: --csv, --yearly-csv or --xlsx FILE "
+                                  "(the PDF report is not built yet)")])
+    scenario = _scenario(args)
+    res = evaluate(scenario)
+    if args.csv:
+        _write(args.csv, results_csv(res).encode("utf-8"))
+    if args.yearly_csv:
+        _write(args.yearly_csv, yearly_csv(res).encode("utf-8"))
+    if args.xlsx:
+        from .export_xlsx import workbook_bytes  # xlsxwriter only when asked for
+
+        _write(args.xlsx, workbook_bytes(scenario))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -214,10 +224,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("claims", help="the article's claims beside the model's figures")
     p.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     p.set_defaults(func=cmd_claims)
-    p = sub.add_parser("report", help="export results (CSV now; PDF and Excel to follow)")
+    p = sub.add_parser("report", help="export results: CSV and an Excel workbook with live formulas")
     scenario_args(p)
     p.add_argument("--csv", help="one row per fabric: totals, breakdown, main figures")
     p.add_argument("--yearly-csv", help="one row per fabric × year: cost by category")
+    p.add_argument("--xlsx", help="Excel workbook: inputs, live-formula cash flows per fabric, summary chart")
     p.set_defaults(func=cmd_report)
     p = sub.add_parser("risk", help="Monte Carlo summary and tornado")
     scenario_args(p)
