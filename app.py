@@ -29,6 +29,7 @@ PAGES = [
     st.Page("app_pages/assumptions.py", title=t("nav.assumptions"), icon=":material/table_edit:",
             url_path="assumptions"),
     st.Page("app_pages/method.py", title=t("nav.method"), icon=":material/functions:", url_path="method"),
+    st.Page("app_pages/report.py", title=t("nav.report"), icon=":material/download:", url_path="report"),
 ]
 pg = st.navigation(PAGES)
 

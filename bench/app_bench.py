@@ -23,7 +23,7 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the bare twins import the real webui and costmodel packages
-PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method"]
+PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method", "report"]
 
 # Bare twins of the pages: the same app frame (app.py: navigation, sidebar, URL sync) and the
 # same widgets as the real page, but no model call, no chart, no table.

@@ -215,3 +215,10 @@ def test_a_refused_value_is_explained_once_and_the_widget_shows_the_model_value(
     assert at.number_input(key="w.facility.gpu_idle_power_frac").value == pytest.approx(0.15)
     at.number_input(key="w.facility.pue").set_value(1.3).run()  # any other change: the message is gone
     assert not at.error
+
+
+def test_report_page_offers_the_downloads():
+    at = open_page("report", cur="USD")
+    buttons = at.get("download_button")
+    assert len(buttons) == 3
+    assert not at.exception

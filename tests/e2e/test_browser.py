@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SHOTS = ROOT / "out" / "screenshots"
 PAGES = {"compare": "", "cluster": "cluster", "scale": "scale", "risk": "risk", "assumptions": "assumptions",
-         "method": "method"}
+         "method": "method", "report": "report"}
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync"]
 TIMEOUT_MS = 60_000
@@ -197,3 +197,18 @@ def test_screenshots_of_every_page(browser, server, lang):
         page.screenshot(path=str(out))
         assert out.stat().st_size > 20_000, out
         context.close()
+
+
+def test_report_downloads_are_built_on_click(browser, server, tmp_path):
+    context, page = _open(browser, f"{server}/report?p=seed-case2-24xA100&lang=en")
+    with page.expect_download(timeout=TIMEOUT_MS) as info:
+        page.get_by_role("button", name="Download").first.click()
+    path = tmp_path / info.value.suggested_filename
+    info.value.save_as(path)
+    assert path.suffix == ".xlsx" and path.read_bytes()[:2] == b"PK"
+    with page.expect_download(timeout=TIMEOUT_MS) as info:
+        page.get_by_role("button", name="Download").nth(2).click()
+    text = info.value.path().read_text(encoding="utf-8")
+    assert text.splitlines()[0].startswith("scenario,currency,fabric,family,year")
+    assert len(text.strip().splitlines()) == 1 + 4 * 6
+    context.close()
