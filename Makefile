@@ -38,6 +38,7 @@ test: install-dev
 bench: install-dev
 	PYTHONPATH=. $(BIN)/python bench/model_bench.py
 	PYTHONPATH=. $(BIN)/python bench/app_bench.py
+	PYTHONPATH=. $(BIN)/python bench/pdf_bench.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

@@ -1,4 +1,4 @@
-"""Report: downloads of the current scenario — CSV tables and an Excel workbook with live formulas.
+"""Report: downloads of the current scenario — a PDF report, an Excel workbook with live formulas, CSV.
 
 Files are built when the button is clicked (a callable), from the same model the pages show.
 """
@@ -36,6 +36,18 @@ def _xlsx() -> bytes:
     return workbook_bytes(scenario)
 
 
+def _pdf() -> bytes:
+    from webui.report_pdf import report_pdf
+
+    return report_pdf(scenario, t.lang, session.preset())
+
+
+with st.container(border=True):
+    st.markdown(f"**{t('report.pdf')}**")
+    st.caption(t("report.pdf_help"))
+    st.download_button(t("report.download"), _pdf, file_name=f"{stem}-{t.lang}.pdf", mime="application/pdf",
+                       key="dl_pdf", icon=":material/picture_as_pdf:")
+
 c1, c2, c3 = st.columns(3)
 with c1, st.container(border=True):
     st.markdown(f"**{t('report.xlsx')}**")
@@ -52,4 +64,3 @@ with c3, st.container(border=True):
     st.caption(t("report.yearly_csv_help"))
     st.download_button(t("report.download"), _yearly, file_name=f"{stem}-yearly.csv", mime="text/csv",
                        key="dl_yearly", icon=":material/download:")
-st.info(t("report.pdf_pending"), icon="ℹ️")

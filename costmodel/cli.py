@@ -184,9 +184,8 @@ def _write(path: str, data: bytes) -> None:
 
 
 def cmd_report(args) -> None:
-    if not (args.csv or args.yearly_csv or args.xlsx):
-        raise ScenarioError([("", "give at least one output: --csv, --yearly-csv or --xlsx FILE "
-                                  "(the PDF report is not built yet)")])
+    if not (args.csv or args.yearly_csv or args.xlsx or args.pdf):
+        raise ScenarioError([("", "give at least one output: --pdf, --xlsx, --csv or --yearly-csv FILE")])
     scenario = _scenario(args)
     res = evaluate(scenario)
     if args.csv:
@@ -197,6 +196,12 @@ def cmd_report(args) -> None:
         from .export_xlsx import workbook_bytes  # xlsxwriter only when asked for
 
         _write(args.xlsx, workbook_bytes(scenario))
+    if args.pdf:
+        # the PDF is a view with charts: it lives with the app's chart builders (plotly, kaleido,
+        # Debian's Chromium), imported only when asked for
+        from webui.report_pdf import report_pdf
+
+        _write(args.pdf, report_pdf(scenario, args.lang, args.preset))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -229,6 +234,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--csv", help="one row per fabric: totals, breakdown, main figures")
     p.add_argument("--yearly-csv", help="one row per fabric × year: cost by category")
     p.add_argument("--xlsx", help="Excel workbook: inputs, live-formula cash flows per fabric, summary chart")
+    p.add_argument("--pdf", help="A4 PDF report with charts, assumptions and the article's claims")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the PDF report")
     p.set_defaults(func=cmd_report)
     p = sub.add_parser("risk", help="Monte Carlo summary and tornado")
     scenario_args(p)

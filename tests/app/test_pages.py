@@ -220,5 +220,5 @@ def test_a_refused_value_is_explained_once_and_the_widget_shows_the_model_value(
 def test_report_page_offers_the_downloads():
     at = open_page("report", cur="USD")
     buttons = at.get("download_button")
-    assert len(buttons) == 3
+    assert len(buttons) == 4
     assert not at.exception
