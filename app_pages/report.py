@@ -16,6 +16,7 @@ from webui import session
 from webui.text import md_escape
 
 t = session.translator()
+money = session.money()
 scenario = session.scenario()
 stem = re.sub(r"[^A-Za-z0-9_-]+", "-", scenario.name).strip("-")[:60] or "scenario"
 
@@ -33,13 +34,13 @@ def _yearly() -> str:
 
 
 def _xlsx() -> bytes:
-    return workbook_bytes(scenario)
+    return workbook_bytes(scenario, money.currency, money.rate)
 
 
 def _pdf() -> bytes:
     from webui.report_pdf import report_pdf
 
-    return report_pdf(scenario, t.lang, session.preset())
+    return report_pdf(scenario, t.lang, session.preset(), money.currency, money.rate)
 
 
 with st.container(border=True):

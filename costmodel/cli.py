@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .api import evaluate, load_scenario, sweep
+from .catalog import load_catalog
 from .claims import check_all
 from .errors import CostModelError, ScenarioError
 from .export_csv import results_csv, yearly_csv
@@ -174,6 +175,11 @@ def cmd_risk(args) -> None:
     print(tornado(scenario, args.fabric).head(args.top)[cols].to_string(index=False))
 
 
+def _reference_rate(model_currency: str, currency: str) -> float:
+    fx = load_catalog().fx_per_usd
+    return fx[currency].typical / fx[model_currency].typical
+
+
 def _write(path: str, data: bytes) -> None:
     try:
         with open(path, "wb") as fh:
@@ -188,6 +194,11 @@ def cmd_report(args) -> None:
         raise ScenarioError([("", "give at least one output: --pdf, --xlsx, --csv or --yearly-csv FILE")])
     scenario = _scenario(args)
     res = evaluate(scenario)
+    currency = args.currency or res.currency
+    rate = 1.0 if currency == res.currency else (args.fx if args.fx is not None else _reference_rate(res.currency,
+                                                                                                     currency))
+    if not 1e-6 <= rate <= 1e6:
+        raise ScenarioError([("--fx", f"allowed: 1e-06 to 1e+06 (got {rate:g})")])
     if args.csv:
         _write(args.csv, results_csv(res).encode("utf-8"))
     if args.yearly_csv:
@@ -195,13 +206,13 @@ def cmd_report(args) -> None:
     if args.xlsx:
         from .export_xlsx import workbook_bytes  # xlsxwriter only when asked for
 
-        _write(args.xlsx, workbook_bytes(scenario))
+        _write(args.xlsx, workbook_bytes(scenario, currency, rate))
     if args.pdf:
         # the PDF is a view with charts: it lives with the app's chart builders (plotly, kaleido,
         # Debian's Chromium), imported only when asked for
         from webui.report_pdf import report_pdf
 
-        _write(args.pdf, report_pdf(scenario, args.lang, args.preset))
+        _write(args.pdf, report_pdf(scenario, args.lang, args.preset, currency, rate))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -236,6 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--xlsx", help="Excel workbook: inputs, live-formula cash flows per fabric, summary chart")
     p.add_argument("--pdf", help="A4 PDF report with charts, assumptions and the article's claims")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the PDF report")
+    p.add_argument("--currency", choices=("USD", "CNY", "EUR"), help="money in PDF and Excel (default: price book's)")
+    p.add_argument("--fx", type=float, help="display units per price-book unit (default: reference rate)")
     p.set_defaults(func=cmd_report)
     p = sub.add_parser("risk", help="Monte Carlo summary and tornado")
     scenario_args(p)

@@ -63,21 +63,33 @@ def _safe_name(text: str, limit: int = 31) -> str:
     return "".join("_" if c in bad else c for c in text)[:limit]
 
 
-def workbook_bytes(scenario: Scenario) -> bytes:
-    """The workbook of one scenario as ``.xlsx`` bytes."""
+def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float = 1.0) -> bytes:
+    """The workbook of one scenario as ``.xlsx`` bytes.
+
+    ``currency``/``rate`` convert money at export (display units per price-book unit): every
+    money input is written converted, so the formulas compute in the chosen currency.
+    """
     res = evaluate(scenario)
     built = build(scenario)
     p, st = built.inputs, built.structure
     cat = load_catalog()
     h = st.horizon_years
     cluster_scope = 1 if st.scope == "cluster" else 0
+    shown = currency or st.currency
+    if shown not in MONEY_FORMATS or not 0 < rate < float("inf"):
+        raise ValueError(f"currency must be one of {', '.join(MONEY_FORMATS)} with a positive rate")
+    if shown == st.currency:
+        rate = 1.0
+
+    def conv(value: float, unit: str) -> float:
+        return value * rate if unit.startswith("currency") else value
 
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False})
     bold = wb.add_format({"bold": True})
-    money = wb.add_format({"num_format": MONEY_FORMATS[st.currency]})
+    money = wb.add_format({"num_format": MONEY_FORMATS[shown]})
     edit = wb.add_format({"bg_color": "#FFF7D6"})
-    edit_money = wb.add_format({"bg_color": "#FFF7D6", "num_format": MONEY_FORMATS[st.currency]})
+    edit_money = wb.add_format({"bg_color": "#FFF7D6", "num_format": MONEY_FORMATS[shown]})
     note = wb.add_format({"italic": True, "font_color": "#666666"})
 
     # --- Inputs
@@ -85,7 +97,7 @@ def workbook_bytes(scenario: Scenario) -> bytes:
     ws.write_string(0, 0, "Scenario", bold)
     ws.write_string(0, 1, scenario.name)
     ws.write_string(1, 0, "Currency", bold)
-    ws.write_string(1, 1, st.currency)
+    ws.write_string(1, 1, shown if shown == st.currency else f"{shown} (1 {st.currency} = {rate:g} {shown})")
     ws.write_string(2, 0, "Scope", bold)
     ws.write_string(2, 1, st.scope)
     ws.write_string(3, 0, "Cluster scope (1) or fabric only (0)", bold)
@@ -100,7 +112,7 @@ def workbook_bytes(scenario: Scenario) -> bytes:
     names: dict[str, str] = {}
     for key, field, label, unit, editable in SCALAR_INPUTS:
         row += 1
-        value = float(getattr(p, field)[0, 0])
+        value = conv(float(getattr(p, field)[0, 0]), unit)
         ws.write_string(row, 0, label)
         fmt = (edit_money if unit == "currency" else edit) if editable else None
         ws.write_number(row, 1, value, fmt)
@@ -132,7 +144,7 @@ def workbook_bytes(scenario: Scenario) -> bytes:
         row += 1
         ws.write_string(row, 0, f"{label} [{unit}]")
         for j, fid in enumerate(st.fabric_ids):
-            value = per_fabric[key](j, fid) if key in per_fabric else float(getattr(p, key)[0, j])
+            value = conv(per_fabric[key](j, fid) if key in per_fabric else float(getattr(p, key)[0, j]), unit)
             fmt = (edit_money if unit.startswith("currency") else edit) if editable else None
             ws.write_number(row, 1 + j, float(value), fmt)
             name = f"f{j}_{key}"
@@ -147,7 +159,7 @@ def workbook_bytes(scenario: Scenario) -> bytes:
     for j, fid in enumerate(st.fabric_ids):
         sh = wb.add_worksheet(_safe_name(fid))
         sheet_ref = f"'{sh.get_name()}'"
-        sh.write_string(0, 0, f"{fid}: yearly cash flows [{st.currency}], formulas over the Inputs sheet", bold)
+        sh.write_string(0, 0, f"{fid}: yearly cash flows [{shown}], formulas over the Inputs sheet", bold)
         header = ["year", *CATEGORIES, "total"]
         sh.write_row(2, 0, header, bold)
 
@@ -166,9 +178,9 @@ def workbook_bytes(scenario: Scenario) -> bytes:
                 share = "1" if year == 0 else "0"
             else:
                 months = names["inst_months"]
-                rate = names["inst_rate"]
+                interest = names["inst_rate"]
                 paid = f"MIN(12,MAX(0,{months}-12*({year}-1)))" if year else "0"
-                share = f"IF({rate}>0,-PMT({rate}/12,{months},1),1/{months})*{paid}"
+                share = f"IF({interest}>0,-PMT({interest}/12,{months},1),1/{months})*{paid}"
             resale = f"-{names['residual']}" if year == h else "0"
             rec = "0" if year == 0 else "1"
             cells = {
@@ -184,18 +196,18 @@ def workbook_bytes(scenario: Scenario) -> bytes:
             }
             yearly = res.fabric(fid).yearly[year]
             for c, cat_name in enumerate(CATEGORIES, start=1):
-                sh.write_formula(r, c, cells[cat_name], money, yearly[cat_name])
+                sh.write_formula(r, c, cells[cat_name], money, yearly[cat_name] * rate)
             first, last = xl_rowcol_to_cell(r, 1), xl_rowcol_to_cell(r, len(CATEGORIES))
-            sh.write_formula(r, len(CATEGORIES) + 1, f"=SUM({first}:{last})", money, yearly["total"])
+            sh.write_formula(r, len(CATEGORIES) + 1, f"=SUM({first}:{last})", money, yearly["total"] * rate)
         tot_col = len(CATEGORIES) + 1
         top, bottom = xl_rowcol_to_cell(3, tot_col), xl_rowcol_to_cell(3 + h, tot_col)
         r = 5 + h
         sh.write_string(r, 0, "TCO", bold)
-        sh.write_formula(r, tot_col, f"=SUM({top}:{bottom})", money, res.fabric(fid).tco_total)
+        sh.write_formula(r, tot_col, f"=SUM({top}:{bottom})", money, res.fabric(fid).tco_total * rate)
         sh.write_string(r + 1, 0, "NPV (cash out negative)", bold)
         year1 = xl_rowcol_to_cell(4, tot_col)
         sh.write_formula(r + 1, tot_col, f"=-(NPV({names['discount']},{year1}:{bottom})+{top})" if h else f"=-{top}",
-                         money, res.fabric(fid).npv)
+                         money, res.fabric(fid).npv * rate)
         tco_cells[fid] = f"{sheet_ref}!{xl_rowcol_to_cell(r, tot_col, row_abs=True, col_abs=True)}"
         npv_cells[fid] = f"{sheet_ref}!{xl_rowcol_to_cell(r + 1, tot_col, row_abs=True, col_abs=True)}"
         sh.set_column(0, 0, 24)
@@ -204,16 +216,16 @@ def workbook_bytes(scenario: Scenario) -> bytes:
     # --- Summary with a native chart
     sm = wb.add_worksheet("Summary")
     sm.write_string(0, 0, f"{scenario.name}", bold)
-    sm.write_string(1, 0, f"{st.horizon_years}-year TCO in {st.currency}, baseline {res.baseline}, scope {st.scope}")
+    sm.write_string(1, 0, f"{st.horizon_years}-year TCO in {shown}, baseline {res.baseline}, scope {st.scope}")
     sm.write_row(3, 0, ["fabric", "TCO", "Δ vs baseline", "NPV"], bold)
     base_cell = tco_cells[res.baseline]
     for i, fid in enumerate(st.fabric_ids):
         r = 4 + i
         fr = res.fabric(fid)
         sm.write_string(r, 0, fid)
-        sm.write_formula(r, 1, f"={tco_cells[fid]}", money, fr.tco_total)
-        sm.write_formula(r, 2, f"={tco_cells[fid]}-{base_cell}", money, fr.delta_vs_baseline)
-        sm.write_formula(r, 3, f"={npv_cells[fid]}", money, fr.npv)
+        sm.write_formula(r, 1, f"={tco_cells[fid]}", money, fr.tco_total * rate)
+        sm.write_formula(r, 2, f"={tco_cells[fid]}-{base_cell}", money, fr.delta_vs_baseline * rate)
+        sm.write_formula(r, 3, f"={npv_cells[fid]}", money, fr.npv * rate)
     chart = wb.add_chart({"type": "column"})
     last = 3 + len(st.fabric_ids)
     chart.add_series({"name": "TCO", "categories": ["Summary", 4, 0, last, 0], "values": ["Summary", 4, 1, last, 1]})

@@ -66,16 +66,24 @@ def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> s
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None) -> str:
-    """The report as one HTML document."""
+def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
+                currency: str | None = None, rate: float = 1.0) -> str:
+    """The report as one HTML document; money converted to ``currency`` at ``rate`` for display."""
     t = Translator(lang)
     res = costmodel.evaluate(scenario)
     d = res.to_dict()
-    cur = res.currency
+    cur = currency or res.currency
+    if cur == res.currency:
+        rate = 1.0
     names = labels.fabric_names(t)
     fams = {f.id: f.family for f in res.fabrics}
     L = labels.chart_labels(t)
-    show = Money(cur, cur, 1.0).short
+    show = Money(cur, cur, 1.0).short  # charts convert with fx=rate first
+    conv = Money(res.currency, cur, rate)
+
+    def fm(value: float) -> str:
+        return format_money(value * rate, cur)
+
     rec = res.recommendation
     base = res.fabric(res.baseline)
     best = res.fabric(rec.cost_optimal)
@@ -85,15 +93,16 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     parts.append(
         f"<div class='cover'><h1>{e(t('pdf.title'))}</h1><p style='font-size:14pt'>{e(scenario.name)}</p>"
         f"<p class='muted'>{e(t('pdf.cover', date=dt.date.today().isoformat(), book=res.price_book, currency=cur))}"
+        f"{e('' if cur == res.currency else f' (1 {res.currency} = {rate:g} {cur})')}"
         f"</p></div>"
     )
     parts.append(f"<h2>{e(t('pdf.summary'))}</h2><div class='box'>")
-    parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=format_money(best.delta_vs_baseline, cur), base=names[base.id], years=res.horizon_years, days=format_number(best.metrics['run_days'], 1), payback='—' if best.payback_years is None else format_number(best.payback_years, 1)))}</p>")  # noqa: E501
+    parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=fm(best.delta_vs_baseline), base=names[base.id], years=res.horizon_years, days=format_number(best.metrics['run_days'], 1), payback='—' if best.payback_years is None else format_number(best.payback_years, 1)))}</p>")  # noqa: E501
     parts.append(f"<p>{e(t('pdf.rule_vs_cost', rule=names.get(rec.rule, '—') if rec.rule else '—', best=names[best.id]))}</p>")  # noqa: E501
-    parts.append("<ul>" + "".join(f"<li>{e(labels.reason(t, rc, Money(cur, cur, 1.0)))}</li>"
+    parts.append("<ul>" + "".join(f"<li>{e(labels.reason(t, rc, conv))}</li>"
                                   for rc in d["recommendation"]["reason_codes"]) + "</ul></div>")
-    rows = [[names[f.id], format_money(f.tco_total, cur), format_money(f.delta_vs_baseline, cur),
-             format_money(f.npv, cur), "—" if f.payback_years is None else format_number(f.payback_years, 1),
+    rows = [[names[f.id], fm(f.tco_total), fm(f.delta_vs_baseline), fm(f.npv),
+             "—" if f.payback_years is None else format_number(f.payback_years, 1),
              format_number(f.metrics["run_days"], 1), format_share(f.metrics["gpu_utilization"]),
              format_number(f.metrics["interruptions_per_year"], 1), format_share(f.metrics["cpu_overhead_share"], 2)]
             for f in res.fabrics]
@@ -106,17 +115,17 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     crossings = [(base.id, f.id, mo, c) for f in res.fabrics if f.id != base.id
                  for mo, c in crossovers(months, curves[base.id], curves[f.id])]
     figs = [
-        charts.breakdown_bar(d, L, show, 1.0),
-        charts.cumulative_cost(months, curves, crossings, names, fams, L, show, 1.0),
-        charts.savings_waterfall(base.breakdown, best.breakdown, names[base.id], names[best.id], L, show, 1.0)
+        charts.breakdown_bar(d, L, show, rate),
+        charts.cumulative_cost(months, curves, crossings, names, fams, L, show, rate),
+        charts.savings_waterfall(base.breakdown, best.breakdown, names[base.id], names[best.id], L, show, rate)
         if best.id != base.id else None,
         charts.scale_chart(costmodel.sweep(scenario, nodes=_sweep_nodes()), "tco_total", res.baseline, names, fams,
-                           L, show, 1.0),
-        charts.tornado_chart(costmodel.tornado(scenario, best.id if best.id != base.id else None), L, show, 1.0)
+                           L, show, rate),
+        charts.tornado_chart(costmodel.tornado(scenario, best.id if best.id != base.id else None), L, show, rate)
         if len(res.fabrics) > 1 else None,
     ]
     mc = costmodel.monte_carlo(scenario, draws=5000, seed=1)
-    figs.append(charts.mc_histogram(mc.tco, list(mc.fabric_ids), names, fams, mc.summary(), L, show, 1.0))
+    figs.append(charts.mc_histogram(mc.tco, list(mc.fabric_ids), names, fams, mc.summary(), L, show, rate))
     for fig in figs:
         if fig is not None:
             parts.append(f"<div class='chart'><img src='{_svg(fig)}'></div>")
@@ -126,8 +135,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
         parts.append(f"<p><b>{e(names[f.id])}</b></p>")
         parts.append(_table([t("chart.axis_month").replace(t("chart.axis_month"), t("pdf.year")),
                              *[t(f"cat.{c}") for c in CATEGORIES], t("chart.total")],
-                            [[str(y["year"]), *[format_money(y[c], cur) for c in CATEGORIES],
-                              format_money(y["total"], cur)] for y in f.yearly]))
+                            [[str(y["year"]), *[fm(y[c]) for c in CATEGORIES], fm(y["total"])] for y in f.yearly]))
 
     parts.append(f"<h2>{e(t('pdf.assumptions'))}</h2>")
     cat = costmodel.catalog.load_catalog()
@@ -162,11 +170,12 @@ def _sweep_nodes():
     return np.unique(np.geomspace(2, 16_384, 120).round().astype(int))
 
 
-def report_pdf(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None) -> bytes:
+def report_pdf(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
+               currency: str | None = None, rate: float = 1.0) -> bytes:
     """The report as PDF bytes (A4), printed by Debian's Chromium."""
     from playwright.sync_api import sync_playwright
 
-    document = report_html(scenario, lang, preset_id)
+    document = report_html(scenario, lang, preset_id, currency, rate)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:

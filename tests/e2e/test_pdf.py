@@ -80,6 +80,19 @@ def test_fonts_are_embedded_and_chinese_is_text(reports):
         assert heading in zh
 
 
+def test_pdf_in_another_currency_converts_every_figure(root, tmp_path):
+    _require_chromium()
+    path = tmp_path / "cny.pdf"
+    proc = subprocess.run([sys.executable, "-m", "costmodel", "report", "--preset", "seed-case2-24xA100", "--pdf",
+                           str(path), "--currency", "CNY", "--fx", "7.1"], cwd=root, capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    text = _text(path).replace("\n", " ")
+    res = costmodel.evaluate(costmodel.load_preset("seed-case2-24xA100"))
+    for f in res.fabrics:
+        assert format_money(f.tco_total * 7.1, "CNY") in text
+
+
 def test_user_text_is_text_in_the_pdf(reports):
     paths, _ = reports
     text = _text(paths["en"])

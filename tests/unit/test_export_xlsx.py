@@ -72,3 +72,14 @@ def test_user_text_is_written_as_text(tmp_path):
     path.write_bytes(workbook_bytes(costmodel.Scenario.model_validate(data)))
     ws = openpyxl.load_workbook(path)["Inputs"]
     assert ws["B1"].value == name and ws["B1"].data_type == "s"
+
+
+def test_workbook_in_another_currency_is_converted_at_export(tmp_path):
+    scenario = costmodel.load_preset("seed-case2-24xA100")
+    path = tmp_path / "r.xlsx"
+    path.write_bytes(workbook_bytes(scenario, "CNY", 7.1))
+    values = _recalc(path)
+    res = costmodel.evaluate(scenario)
+    for i, f in enumerate(res.fabrics):
+        assert values[f"SUMMARY!B{5 + i}"] == pytest.approx(f.tco_total * 7.1, rel=1e-3)
+    assert "¥" in openpyxl.load_workbook(path)["Summary"]["B5"].number_format
