@@ -190,8 +190,8 @@ def _write(path: str, data: bytes) -> None:
 
 
 def cmd_report(args) -> None:
-    if not (args.csv or args.yearly_csv or args.xlsx or args.pdf):
-        raise ScenarioError([("", "give at least one output: --pdf, --xlsx, --csv or --yearly-csv FILE")])
+    if not (args.csv or args.results_csv or args.xlsx or args.pdf):
+        raise ScenarioError([("", "give at least one output: --pdf, --xlsx, --csv or --results-csv FILE")])
     scenario = _scenario(args)
     res = evaluate(scenario)
     currency = args.currency or res.currency
@@ -200,9 +200,9 @@ def cmd_report(args) -> None:
     if not 1e-6 <= rate <= 1e6:
         raise ScenarioError([("--fx", f"allowed: 1e-06 to 1e+06 (got {rate:g})")])
     if args.csv:
-        _write(args.csv, results_csv(res).encode("utf-8"))
-    if args.yearly_csv:
-        _write(args.yearly_csv, yearly_csv(res).encode("utf-8"))
+        _write(args.csv, yearly_csv(res).encode("utf-8"))
+    if args.results_csv:
+        _write(args.results_csv, results_csv(res).encode("utf-8"))
     if args.xlsx:
         from .export_xlsx import workbook_bytes  # xlsxwriter only when asked for
 
@@ -242,8 +242,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_claims)
     p = sub.add_parser("report", help="export results: CSV and an Excel workbook with live formulas")
     scenario_args(p)
-    p.add_argument("--csv", help="one row per fabric: totals, breakdown, main figures")
-    p.add_argument("--yearly-csv", help="one row per fabric × year: cost by category")
+    p.add_argument("--csv", help="tidy cash flows: one row per fabric × year, cost by category")
+    p.add_argument("--results-csv", help="one row per fabric: totals, breakdown, main figures")
     p.add_argument("--xlsx", help="Excel workbook: inputs, live-formula cash flows per fabric, summary chart")
     p.add_argument("--pdf", help="A4 PDF report with charts, assumptions and the article's claims")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the PDF report")

@@ -48,7 +48,7 @@ def test_user_text_stays_text(name):
 def test_cli_report_writes_both_files(root, tmp_path):
     a, b, x = tmp_path / "r.csv", tmp_path / "y.csv", tmp_path / "r.xlsx"
     proc = subprocess.run([sys.executable, "-m", "costmodel", "report", "--preset", "seed-case3-128xH100",
-                           "--csv", str(a), "--yearly-csv", str(b), "--xlsx", str(x)], cwd=root, capture_output=True,
+                           "--results-csv", str(a), "--csv", str(b), "--xlsx", str(x)], cwd=root, capture_output=True,
                           text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert x.read_bytes()[:2] == b"PK"  # a zip container, as every .xlsx
