@@ -15,9 +15,12 @@ from costmodel.export_xlsx import workbook_bytes
 from webui import session
 from webui.text import md_escape
 
+# the download callables run on another thread, without the session: capture what they need now
 t = session.translator()
 money = session.money()
 scenario = session.scenario()
+preset_id = session.preset()
+lang, currency, rate = t.lang, money.currency, money.rate
 stem = re.sub(r"[^A-Za-z0-9_-]+", "-", scenario.name).strip("-")[:60] or "scenario"
 
 st.title(t("report.title"))
@@ -34,34 +37,34 @@ def _yearly() -> str:
 
 
 def _xlsx() -> bytes:
-    return workbook_bytes(scenario, money.currency, money.rate)
+    return workbook_bytes(scenario, currency, rate)
 
 
 def _pdf() -> bytes:
     from webui.report_pdf import report_pdf
 
-    return report_pdf(scenario, t.lang, session.preset(), money.currency, money.rate)
+    return report_pdf(scenario, lang, preset_id, currency, rate)
 
 
 with st.container(border=True):
     st.markdown(f"**{t('report.pdf')}**")
     st.caption(t("report.pdf_help"))
     st.download_button(t("report.download"), _pdf, file_name=f"{stem}-{t.lang}.pdf", mime="application/pdf",
-                       key="dl_pdf", icon=":material/picture_as_pdf:")
+                       key="dl_pdf", icon=":material/picture_as_pdf:", on_click="ignore")
 
 c1, c2, c3 = st.columns(3)
 with c1, st.container(border=True):
     st.markdown(f"**{t('report.xlsx')}**")
     st.caption(t("report.xlsx_help"))
     st.download_button(t("report.download"), _xlsx, file_name=f"{stem}.xlsx", key="dl_xlsx", icon=":material/table:",
-                       mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+                       mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", on_click="ignore")
 with c2, st.container(border=True):
     st.markdown(f"**{t('report.results_csv')}**")
     st.caption(t("report.results_csv_help"))
     st.download_button(t("report.download"), _results, file_name=f"{stem}-results.csv", mime="text/csv",
-                       key="dl_results", icon=":material/download:")
+                       key="dl_results", icon=":material/download:", on_click="ignore")
 with c3, st.container(border=True):
     st.markdown(f"**{t('report.yearly_csv')}**")
     st.caption(t("report.yearly_csv_help"))
     st.download_button(t("report.download"), _yearly, file_name=f"{stem}-yearly.csv", mime="text/csv",
-                       key="dl_yearly", icon=":material/download:")
+                       key="dl_yearly", icon=":material/download:", on_click="ignore")

@@ -205,10 +205,12 @@ def test_report_downloads_are_built_on_click(browser, server, tmp_path):
         page.get_by_role("button", name="Download").nth(1).click()
     path = tmp_path / info.value.suggested_filename
     info.value.save_as(path)
+    _settle(page)
     assert path.suffix == ".xlsx" and path.read_bytes()[:2] == b"PK"
     with page.expect_download(timeout=TIMEOUT_MS) as info:
         page.get_by_role("button", name="Download").nth(3).click()
     text = info.value.path().read_text(encoding="utf-8")
+    _settle(page)
     assert text.splitlines()[0].startswith("scenario,currency,fabric,family,year")
     assert len(text.strip().splitlines()) == 1 + 4 * 6
     with page.expect_download(timeout=TIMEOUT_MS) as info:
