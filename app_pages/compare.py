@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from costmodel.catalog import load_catalog
@@ -23,9 +22,18 @@ base = next(f for f in fabrics if f["id"] == res["baseline"])
 L = labels.chart_labels(t)
 
 st.title(t("compare.title"))
-st.caption(t("compare.subtitle", name=md_escape(scenario.name), scope=t(f"opt.scope.{res['scope']}"),
-             years=res["horizon_years"], book=res["price_book"], currency=money.currency,
-             model_currency=money.model_currency, rate=f"{money.rate:g}"))
+st.caption(
+    t(
+        "compare.subtitle",
+        name=md_escape(scenario.name),
+        scope=t(f"opt.scope.{res['scope']}"),
+        years=res["horizon_years"],
+        book=res["price_book"],
+        currency=money.currency,
+        model_currency=money.model_currency,
+        rate=f"{money.rate:g}",
+    )
+)
 
 for f in fabrics:
     if not f["fits_plan"]:
@@ -37,9 +45,13 @@ for col, f in zip(cols, fabrics, strict=True):
     with col, st.container(border=True):
         is_base = f["id"] == res["baseline"]
         st.markdown(f"**{names[f['id']]}**" + (f" · {t('compare.baseline')}" if is_base else ""))
-        st.metric(t("kpi.tco", years=res["horizon_years"]), money.short(f["tco_total"]),
-                  delta=None if is_base else money.delta(f["delta_vs_baseline"]), delta_color="inverse",
-                  help=money(f["tco_total"]))
+        st.metric(
+            t("kpi.tco", years=res["horizon_years"]),
+            money.short(f["tco_total"]),
+            delta=None if is_base else money.delta(f["delta_vs_baseline"]),
+            delta_color="inverse",
+            help=money(f["tco_total"]),
+        )
         rows = {
             t("kpi.ratio"): "—" if f["ratio_vs_baseline"] is None else f"{f['ratio_vs_baseline']:.3f}×",
             t("kpi.npv"): money.short(f["npv"]),
@@ -58,8 +70,7 @@ rec = res["recommendation"]
 with st.container(border=True):
     st.subheader(t("compare.recommendation"))
     a, b = st.columns(2)
-    a.metric(t("compare.rule"), names.get(rec["rule"], "—") if rec["rule"] else "—",
-             help=t("compare.rule_help"))
+    a.metric(t("compare.rule"), names.get(rec["rule"], "—") if rec["rule"] else "—", help=t("compare.rule_help"))
     b.metric(t("compare.cost_optimal"), names[rec["cost_optimal"]], help=t(f"compare.metric_{rec['metric']}"))
     for rc in rec["reason_codes"]:
         st.markdown(f"- {md_escape(labels.reason(t, rc, money))}")
@@ -72,13 +83,22 @@ show = money.display.short  # charts convert with money.rate, then format
 def charts_section() -> None:
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(charts.breakdown_bar(res, L, show, money.rate), key="chart_breakdown", width="stretch")
+        st.plotly_chart(
+            charts.lite(charts.breakdown_bar, res, L, show, money.rate), key="chart_breakdown", width="stretch"
+        )
     with right:
         months, curves = monthly_cumulative(res)
-        crossings = [(base["id"], f["id"], m, c) for f in fabrics if f["id"] != base["id"]
-                     for m, c in crossovers(months, curves[base["id"]], curves[f["id"]])]
-        st.plotly_chart(charts.cumulative_cost(months, curves, crossings, names, families, L, show, money.rate),
-                        key="chart_cumulative", width="stretch")
+        crossings = [
+            (base["id"], f["id"], m, c)
+            for f in fabrics
+            if f["id"] != base["id"]
+            for m, c in crossovers(months, curves[base["id"]], curves[f["id"]])
+        ]
+        st.plotly_chart(
+            charts.lite(charts.cumulative_cost, months, curves, crossings, names, families, L, show, money.rate),
+            key="chart_cumulative",
+            width="stretch",
+        )
         for a, b, m, _ in crossings:
             st.caption(t("compare.crossing", a=names[a], b=names[b], month=f"{m:.1f}"))
 
@@ -89,12 +109,28 @@ def waterfall_section() -> None:
     if not others:
         return
     default = rec["cost_optimal"] if rec["cost_optimal"] in others else others[0]
-    choice = st.selectbox(t("compare.waterfall"), others, index=others.index(default), format_func=names.get,
-                          key="compare_waterfall_fabric")
+    choice = st.selectbox(
+        t("compare.waterfall"),
+        others,
+        index=others.index(default),
+        format_func=names.get,
+        key="compare_waterfall_fabric",
+    )
     chosen = next(f for f in fabrics if f["id"] == choice)
-    st.plotly_chart(charts.savings_waterfall(base["breakdown"], chosen["breakdown"], names[base["id"]],
-                                             names[choice], L, show, money.rate),
-                    key="chart_waterfall", width="stretch")
+    st.plotly_chart(
+        charts.lite(
+            charts.savings_waterfall,
+            base["breakdown"],
+            chosen["breakdown"],
+            names[base["id"]],
+            names[choice],
+            L,
+            show,
+            money.rate,
+        ),
+        key="chart_waterfall",
+        width="stretch",
+    )
 
 
 charts_section()
@@ -105,17 +141,29 @@ st.subheader(t("compare.specs"))
 spec_rows = []
 for f in fabrics:
     spec = cat.fabrics[f["id"]]
-    spec_rows.append({
-        t("spec.fabric"): names[f["id"]],
-        t("spec.nic_gbps"): fmt_number(f["nic_gbps"]),
-        t("spec.busbw"): fmt_number(f["allreduce_busbw_gbs"], 1),
-        t("spec.latency"): fmt_number(f["latency_us"], 1),
-        t("spec.cpu"): f"{f['cpu_overhead_share']:.2%}",
-        t("spec.loss"): f"{spec.loss_rate.typical:.0e}" if spec.loss_rate.typical else "0",
-        t("spec.switches"): fmt_number(f["switches"]),
-        t("spec.tiers"): fmt_number(f["tiers"]),
-        t("spec.step"): fmt_number(f["step_time_s"], 2),
-        t("spec.goodput"): f"{f['goodput']:.2%}",
-    })
-st.dataframe(pd.DataFrame(spec_rows), hide_index=True, width="stretch", key="compare_specs")
+    spec_rows.append(
+        {
+            t("spec.fabric"): md_escape(names[f["id"]]),
+            t("spec.nic_gbps"): fmt_number(f["nic_gbps"]),
+            t("spec.busbw"): fmt_number(f["allreduce_busbw_gbs"], 1),
+            t("spec.latency"): fmt_number(f["latency_us"], 1),
+            t("spec.cpu"): f"{f['cpu_overhead_share']:.2%}",
+            t("spec.loss"): f"{spec.loss_rate.typical:.0e}" if spec.loss_rate.typical else "0",
+            t("spec.switches"): fmt_number(f["switches"]),
+            t("spec.tiers"): fmt_number(f["tiers"]),
+            t("spec.step"): fmt_number(f["step_time_s"], 2),
+            t("spec.goodput"): f"{f['goodput']:.2%}",
+        }
+    )
+# a Markdown table: the page reruns on every change, and a small table needs no Arrow round trip
+header = list(spec_rows[0])
+st.markdown(
+    "\n".join(
+        [
+            "| " + " | ".join(header) + " |",
+            "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|",
+            *["| " + " | ".join(str(v) for v in row.values()) + " |" for row in spec_rows],
+        ]
+    )
+)
 st.caption(t("compare.specs_note"))

@@ -29,7 +29,9 @@ def tornado_section() -> None:
         return
     fabric = st.selectbox(t("risk.fabric"), options, format_func=names.get, key="risk_fabric")
     df = compute.tornado(skey, fabric)
-    st.plotly_chart(charts.tornado_chart(df, L, money.display.short, money.rate), key="chart_tornado", width="stretch")
+    st.plotly_chart(
+        charts.lite(charts.tornado_chart, df, L, money.display.short, money.rate), key="chart_tornado", width="stretch"
+    )
 
 
 @st.fragment
@@ -39,15 +41,30 @@ def monte_carlo_section() -> None:
     draws = c1.select_slider(t("risk.draws"), [1_000, 2_000, 5_000, 10_000, 20_000], value=10_000, key="risk_draws")
     seed = c2.number_input(t("risk.seed"), min_value=0, max_value=2**31 - 1, value=1, step=1, key="risk_seed")
     tco, summary = compute.monte_carlo(skey, int(draws), int(seed))
-    st.plotly_chart(charts.mc_histogram(tco, list(scenario.fabrics), names, families, summary, L, money.display.short,
-                                        money.rate), key="chart_mc", width="stretch")
-    table = pd.DataFrame({
-        t("risk.col_fabric"): [names[f] for f in summary["fabric"]],
-        "P10": [money.short(v) for v in summary["p10"]],
-        "P50": [money.short(v) for v in summary["p50"]],
-        "P90": [money.short(v) for v in summary["p90"]],
-        t("risk.col_prob"): [f"{p:.0%}" for p in summary["prob_cheaper_than_baseline"]],
-    })
+    st.plotly_chart(
+        charts.lite(
+            charts.mc_histogram,
+            tco,
+            list(scenario.fabrics),
+            names,
+            families,
+            summary,
+            L,
+            money.display.short,
+            money.rate,
+        ),
+        key="chart_mc",
+        width="stretch",
+    )
+    table = pd.DataFrame(
+        {
+            t("risk.col_fabric"): [names[f] for f in summary["fabric"]],
+            "P10": [money.short(v) for v in summary["p10"]],
+            "P50": [money.short(v) for v in summary["p50"]],
+            "P90": [money.short(v) for v in summary["p90"]],
+            t("risk.col_prob"): [f"{p:.0%}" for p in summary["prob_cheaper_than_baseline"]],
+        }
+    )
     st.dataframe(table, hide_index=True, width="stretch", key="risk_table")
     st.caption(t("risk.mc_note", draws=f"{int(draws):,}", seed=int(seed)))
 

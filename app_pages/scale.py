@@ -55,8 +55,18 @@ def sweep_section() -> None:
         (SMALL_NODES, LARGE_NODES, L["region_ib_preferred"]),
         (LARGE_NODES, 16_384, L["region_ib_only"]),
     ]
-    fig = charts.scale_chart(
-        df, metric or "tco_total", scenario.baseline, names, families, L, money.display.short, money.rate, bes, regions
+    fig = charts.lite(
+        charts.scale_chart,
+        df,
+        metric or "tco_total",
+        scenario.baseline,
+        names,
+        families,
+        L,
+        money.display.short,
+        money.rate,
+        bes,
+        regions,
     )
     st.plotly_chart(fig, key="chart_scale", width="stretch")
     if bes:
@@ -107,7 +117,8 @@ def solver_section() -> None:
     unit = be.unit.replace("currency", money.currency)
     x_title = f"{L.get(parameter, parameter)} [{unit}]"
     st.plotly_chart(
-        charts.delta_curve_chart(
+        charts.lite(
+            charts.delta_curve_chart,
             be.values * k,
             be.deltas,
             [r * k for r in be.roots],

@@ -22,6 +22,7 @@ property validation would cost tens of milliseconds per figure on every rerun.
 
 from __future__ import annotations
 
+import contextvars
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -29,6 +30,7 @@ import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 import plotly.io as pio
+from plotly.basedatatypes import BaseFigure
 
 from costmodel.tco import CATEGORIES
 
@@ -152,8 +154,46 @@ def _num(x: float, separators: str = ",.") -> str:
     return text.translate(str.maketrans({",": separators[0], ".": separators[1]}))
 
 
+class LiteFigure(BaseFigure):
+    """A figure that is only its spec: what ``st.plotly_chart`` needs on every rerun.
+
+    Streamlit turns any Plotly figure into a dict with ``to_dict()`` and serialises that dict;
+    a ``LiteFigure`` hands over the builder's own dict, so neither Plotly's object tree nor
+    its deep copy is built. Use :func:`lite` to get one; everything else should use the
+    ordinary figures the builders return.
+    """
+
+    def __init__(self, spec: dict):  # deliberately skips BaseFigure.__init__
+        self._spec = spec
+
+    def to_dict(self) -> dict:
+        return self._spec
+
+    def to_plotly_json(self) -> dict:
+        return self._spec
+
+
+_LITE = contextvars.ContextVar("lite_figures", default=False)
+LITE_TEMPLATE = {"layout": {"paper_bgcolor": "white", "plot_bgcolor": "white",
+                            "xaxis": {"gridcolor": "#EBF0F8", "zerolinecolor": "#EBF0F8"},
+                            "yaxis": {"gridcolor": "#EBF0F8", "zerolinecolor": "#EBF0F8"}}}
+
+
+def lite(builder: Callable[..., go.Figure], *args, **kwargs) -> LiteFigure:
+    """Call a chart builder and return its spec as a :class:`LiteFigure` (for ``st.plotly_chart``)."""
+    token = _LITE.set(True)
+    try:
+        return builder(*args, **kwargs)
+    finally:
+        _LITE.reset(token)
+
+
 def _figure(traces: list[dict], layout: dict) -> go.Figure:
     """The figure of plain trace and layout dicts, without Plotly's (slow) property validation."""
+    if _LITE.get():
+        # the page's chart is drawn with Streamlit's theme, so the ~7 kB plotly_white template
+        # would only be serialised and shipped on every rerun: send its few settings we rely on
+        return LiteFigure({"data": traces, "layout": {**layout, "template": LITE_TEMPLATE}})
     return go.Figure(data=traces, layout=layout, _validate=False)
 
 
