@@ -109,7 +109,7 @@ def payback_years(savings):
     return np.where(never, np.nan, years)
 
 
-def irr(values, lo: float = -0.99, iterations: int = 100):
+def irr(values, lo: float = -0.99, iterations: int = 64):
     """Internal rate of return of each series (last axis), by bisection; NaN if none.
 
     Defined where the first non-zero flow is negative and the total is positive (one sign
