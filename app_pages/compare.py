@@ -13,7 +13,7 @@ from webui.text import md_escape
 t = session.translator()
 money = session.money()
 scenario = session.scenario()
-res = compute.evaluate(compute.key(scenario))
+res = compute.evaluate(compute.key(scenario), _scenario=scenario)
 cat = load_catalog()
 fabrics = res["fabrics"]
 names = {f["id"]: (f["name_zh"] if t.lang == "zh" else f["name"]) for f in fabrics}

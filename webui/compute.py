@@ -16,14 +16,15 @@ def key(scenario: costmodel.Scenario) -> str:
     return scenario.model_dump_json()
 
 
-def _load(scenario_json: str) -> costmodel.Scenario:
-    return costmodel.Scenario.model_validate_json(scenario_json)
+def _load(scenario_json: str, scenario: costmodel.Scenario | None = None) -> costmodel.Scenario:
+    """The scenario itself when the caller passed it (no re-parsing), else parsed from the key."""
+    return scenario if scenario is not None else costmodel.Scenario.model_validate_json(scenario_json)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def evaluate(scenario_json: str) -> dict:
-    """``Result.to_dict()`` of a scenario."""
-    return costmodel.evaluate(_load(scenario_json)).to_dict()
+def evaluate(scenario_json: str, _scenario: costmodel.Scenario | None = None) -> dict:
+    """``Result.to_dict()`` of a scenario; cached by its JSON (``_scenario`` is not hashed)."""
+    return costmodel.evaluate(_load(scenario_json, _scenario)).to_dict()
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
