@@ -8,7 +8,7 @@ numpy-financial sign convention (cash out is negative), so it is ``-pv_cost``.
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 import pandas as pd
@@ -62,9 +62,11 @@ class FabricResult:
     metrics: dict[str, float | None]
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        metrics = d.pop("metrics")
-        d.update(metrics)
+        """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy)."""
+        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "metrics"}
+        d["breakdown"] = dict(self.breakdown)
+        d["yearly"] = [dict(y) for y in self.yearly]
+        d.update(self.metrics)
         d["ratio_vs_baseline"] = _clean(d["ratio_vs_baseline"])
         return d
 
