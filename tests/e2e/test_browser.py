@@ -132,6 +132,17 @@ def _wait_for(page, fn, expected, timeout_s: float = 60.0):
     return value
 
 
+def _set_number_and_compare(page, label: str, value: str) -> None:
+    """Type a value into a Cluster-page number input, then go to Compare and let it render."""
+    box = page.get_by_role("spinbutton", name=label)
+    box.fill(value)
+    box.press("Enter")
+    _settle(page)
+    page.get_by_role("link", name="Compare").click()
+    page.wait_for_selector("h1:has-text('Compare fabrics')")
+    _settle(page)
+
+
 def test_preset_change_nodes_then_kpis_and_chart_update(browser, server):
     context, page = _open(browser, f"{server}/?p=seed-case2-24xA100&lang=en&cur=USD")
     preset = costmodel.load_preset("seed-case2-24xA100")
@@ -140,12 +151,7 @@ def test_preset_change_nodes_then_kpis_and_chart_update(browser, server):
 
     page.get_by_role("link", name="Cluster").click()
     page.wait_for_selector("h1:has-text('Cluster set-up')")
-    box = page.get_by_role("spinbutton", name="Nodes (GPU servers)")
-    box.fill("48")
-    box.press("Enter")
-    _settle(page)
-    page.get_by_role("link", name="Compare").click()
-    page.wait_for_selector("h1:has-text('Compare fabrics')")
+    _set_number_and_compare(page, "Nodes (GPU servers)", "48")
     data = preset.model_dump()
     data["cluster"]["nodes"] = 48
     expected = _expected(costmodel.Scenario.model_validate(data))
@@ -167,13 +173,7 @@ def test_switch_language(browser, server):
 
 def test_share_link_opens_the_same_numbers_in_a_new_browser(browser, server):
     context, page = _open(browser, f"{server}/cluster?p=seed-intro-32xA100&lang=en&cur=EUR")
-    box = page.get_by_role("spinbutton", name="PUE")
-    box.fill("1.2")
-    box.press("Enter")
-    _settle(page)
-    page.get_by_role("link", name="Compare").click()
-    page.wait_for_selector("h1:has-text('Compare fabrics')")
-    _settle(page)
+    _set_number_and_compare(page, "PUE", "1.2")
     first = _tco_values(page)
     page.get_by_text("Share link").click()
     link = page.locator('[data-testid="stCode"] code').first.inner_text().strip()

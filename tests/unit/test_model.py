@@ -9,14 +9,19 @@ import costmodel
 from costmodel.recommend import seed_rule
 
 
-def scenario(**groups):
+def preset_data(**groups) -> dict:
+    """The intro preset as a dict with some groups updated (dicts merged, other values replaced)."""
     base = costmodel.load_preset("seed-intro-32xA100").model_dump()
     for group, changes in groups.items():
         if isinstance(changes, dict):
             base[group].update(changes)
         else:
             base[group] = changes
-    return costmodel.Scenario.model_validate(base)
+    return base
+
+
+def scenario(**groups):
+    return costmodel.Scenario.model_validate(preset_data(**groups))
 
 
 def test_fabric_scope_excludes_servers_and_is_smaller():
@@ -222,14 +227,8 @@ def test_a_free_baseline_gives_no_ratio_instead_of_a_crash():
     ({"workload": {"parallelism": "pipeline", "pipeline_stages": 64}}, "workload.pipeline_stages: at most"),
 ])
 def test_schema_cross_checks(changes, fragment):
-    data = costmodel.load_preset("seed-intro-32xA100").model_dump()
-    for key, value in changes.items():
-        if isinstance(value, dict):
-            data[key].update(value)
-        else:
-            data[key] = value
     with pytest.raises(costmodel.ScenarioError, match=fragment):
-        costmodel.scenario_from_dict(data)
+        costmodel.scenario_from_dict(preset_data(**changes))
 
 
 def test_yaml_duplicate_keys_are_refused(tmp_path):
