@@ -9,6 +9,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from costmodel import price_books
 from costmodel.catalog import load_catalog
 from costmodel.errors import ScenarioError
 from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
@@ -18,7 +19,7 @@ from webui import labels, session, widgets
 t = session.translator()
 cat = load_catalog()
 scenario = session.scenario()
-book = cat.price_book(scenario.price_book)
+book = price_books.for_scenario(scenario, cat)
 names = labels.fabric_names(t)
 gpu_id = scenario.cluster.gpu
 

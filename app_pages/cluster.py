@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from costmodel import price_books
 from costmodel.catalog import load_catalog
 from webui import session, widgets
 
 t = session.translator()
 cat = load_catalog()
 scenario = session.scenario()
-book = cat.price_book(scenario.price_book)
+book = price_books.for_scenario(scenario, cat)
 gpu = cat.gpus[scenario.cluster.gpu]
 gpu_prices = book.gpus[scenario.cluster.gpu]
 

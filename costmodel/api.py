@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from . import price_books
 from .errors import ScenarioError
 from .inputs import build
 from .recommend import recommend, seed_rule
@@ -36,7 +37,7 @@ def evaluate(scenario: Scenario) -> Result:
         {k: v[0] for k, v in out.breakdown.items()},
         {k: v[0] for k, v in out.metrics.items()}, scenario.workload.schedule, family, reasons,
     )
-    return to_result(out, rec, scenario.name, scenario.price_book, scenario.cluster.nodes)
+    return to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes)
 
 
 def sweep(scenario: Scenario, nodes) -> pd.DataFrame:

@@ -16,6 +16,7 @@ import io
 import xlsxwriter
 from xlsxwriter.utility import xl_rowcol_to_cell
 
+from . import price_books
 from .api import evaluate
 from .catalog import load_catalog
 from .inputs import build
@@ -73,6 +74,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     built = build(scenario)
     p, st = built.inputs, built.structure
     cat = load_catalog()
+    book = price_books.for_scenario(scenario, cat)
     h = st.horizon_years
     cluster_scope = 1 if st.scope == "cluster" else 0
     shown = currency or st.currency
@@ -240,7 +242,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     cs.write_row(0, 0, ["item", "quantity", "typical", "low", "high", "source", "as of"], bold)
     r = 0
     for fid in st.fabric_ids:
-        for group, entry in (("fabric", cat.fabrics[fid]), ("price", cat.price_book(scenario.price_book).fabrics[fid])):
+        for group, entry in (("fabric", cat.fabrics[fid]), ("price", book.fabrics[fid])):
             for qname in type(entry).model_fields:
                 q = getattr(entry, qname)
                 if not hasattr(q, "typical"):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import price_books
 from .catalog import Catalog, Quantity, load_catalog
 from .performance import LOSS_MODEL_CODES, hidden_size
 from .schema import Scenario
@@ -166,7 +167,7 @@ def _apply(item, changes: dict[str, float] | None):
 def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     """Arrays for one scenario: scenario-level ``(1, 1)``, fabric-level ``(1, F)``."""
     cat = catalog or load_catalog()
-    book = cat.price_book(scenario.price_book)
+    book = price_books.for_scenario(scenario, cat)
     ov = scenario.overrides
     gpu_id = scenario.cluster.gpu
     gpu = _apply(cat.gpus[gpu_id], ov.gpus.get(gpu_id))

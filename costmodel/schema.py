@@ -283,12 +283,68 @@ class Overrides(BaseModel):
         return not (self.fabrics or self.gpus or self.fabric_prices or self.gpu_prices)
 
 
+# Discount categories of a derived price book and the price fields each covers.
+DISCOUNT_CATEGORIES: dict[str, tuple[str, ...]] = {
+    "servers": ("server_price", "gpu_price"),
+    "nics": ("nic_price",),
+    "switches": ("switch_price",),
+    "cabling": ("cable_price", "optic_price"),
+    "installation": ("install_per_node",),
+}
+MAX_DISCOUNT_PCT = 95.0
+BOOK_GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = {
+    name: (0.0, 1e9) for name in ("server_price", "gpu_price", "rental_per_gpu_hour")
+}
+
+
+def _plain_text(value: str, where: str) -> str:
+    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in value):
+        raise ValueError(f"{where}: contains control or invisible formatting characters; use plain text")
+    return value
+
+
+class DerivedPriceBook(BaseModel):
+    """A sales price book derived from a base book: % discounts by category, then explicit prices.
+
+    Prices are in the base book's currency; an explicit price wins over the discount of its
+    category. ``id`` is the store's id of the book ("" when it was never saved).
+    """
+
+    model_config = _STRICT
+    id: str = Field("", max_length=64, pattern=r"^[A-Za-z0-9_-]*$", description="store id; empty = not saved")
+    name: str = Field(min_length=1, max_length=120, description="free text")
+    discounts: dict[Literal["servers", "nics", "switches", "cabling", "installation"], float] = Field(
+        default_factory=dict, description="category → discount on the base price [%, 0-95]"
+    )
+    gpus: dict[CatalogId, dict[str, float]] = Field(
+        default_factory=dict, description="GPU id → price field → price [currency]"
+    )
+    fabrics: dict[CatalogId, dict[str, float]] = Field(
+        default_factory=dict, description="fabric id → price field → price [currency]"
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> DerivedPriceBook:
+        _plain_text(self.name, "name")
+        for category, pct in self.discounts.items():
+            if not 0 <= pct <= MAX_DISCOUNT_PCT:
+                raise ValueError(
+                    f"discounts.{category}: {pct:g} is out of range; allowed: ≥ 0 and ≤ {MAX_DISCOUNT_PCT:g} [%]"
+                )
+        _check_table(self.gpus, BOOK_GPU_PRICE_BOUNDS, _CAT.gpus, "gpus")
+        _check_table(self.fabrics, FABRIC_PRICE_BOUNDS, _CAT.fabrics, "fabrics")
+        return self
+
+
 class Scenario(BaseModel):
     """A whole what-if: cluster, workload, facility, operations, finance, scope and fabrics."""
 
     model_config = _STRICT
     name: str = Field("Untitled scenario", min_length=1, max_length=200, description="free text")
     price_book: CatalogId = Field("public", description="id of the price book to use")
+    custom_price_book: DerivedPriceBook | None = Field(
+        None, description="a sales price book applied on top of price_book; empty = price_book as published"
+    )
     scope: Literal["cluster", "fabric"] = Field(
         "cluster", description="'cluster': whole-cluster TCO; 'fabric': network-attributable costs only"
     )
@@ -322,8 +378,7 @@ class Scenario(BaseModel):
             raise ValueError(
                 f"price_book: unknown price book {self.price_book!r}; allowed: {', '.join(_CAT.price_books)}"
             )
-        if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in self.name):
-            raise ValueError("name: contains control or invisible formatting characters; use plain text")
+        _plain_text(self.name, "name")
         if self.workload.parallelism == "pipeline" and self.workload.pipeline_stages > self.cluster.nodes:
             raise ValueError(
                 f"workload.pipeline_stages: at most the number of nodes ({self.cluster.nodes}); "

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from .catalog import load_catalog
 from .errors import ScenarioError
-from .schema import Scenario
+from .schema import DerivedPriceBook, Scenario
 
 _CAT = load_catalog()
 
@@ -97,9 +97,17 @@ def _depth(obj, limit: int) -> int:
     return deepest
 
 
-def _field_info(loc: tuple):
-    """The pydantic FieldInfo at a location path of a Scenario, or None."""
-    model: type[BaseModel] | None = Scenario
+def _model_of(ann) -> type[BaseModel] | None:
+    """The pydantic model of an annotation ``M`` or ``M | None``, else None."""
+    for cand in (ann, *getattr(ann, "__args__", ())):
+        if isinstance(cand, type) and issubclass(cand, BaseModel):
+            return cand
+    return None
+
+
+def _field_info(loc: tuple, root: type[BaseModel] = Scenario):
+    """The pydantic FieldInfo at a location path of a ``root`` model (a Scenario), or None."""
+    model: type[BaseModel] | None = root
     info = None
     for part in loc:
         if isinstance(part, int) or model is None:
@@ -107,8 +115,7 @@ def _field_info(loc: tuple):
         info = model.model_fields.get(part)
         if info is None:
             return None
-        ann = info.annotation
-        model = ann if isinstance(ann, type) and issubclass(ann, BaseModel) else None
+        model = _model_of(info.annotation)
     return info
 
 
@@ -139,8 +146,8 @@ def _allowed(info, loc: tuple) -> str:
     ann = info.annotation
     if ann is bool:
         return f"allowed: true or false ({info.description})"
-    if isinstance(ann, type) and issubclass(ann, BaseModel):
-        return f"allowed: an object with fields {', '.join(ann.model_fields)}"
+    if _model_of(ann) is not None:
+        return f"allowed: an object with fields {', '.join(_model_of(ann).model_fields)}"
     parts = []
     for meta in info.metadata:
         for attr, word in _BOUND_WORDS.items():
@@ -165,15 +172,15 @@ def _path(loc: tuple) -> str:
     return out
 
 
-def scenario_error(exc: ValidationError) -> ScenarioError:
-    """Turn a pydantic ValidationError on a Scenario into a ScenarioError with ranges."""
+def scenario_error(exc: ValidationError, root: type[BaseModel] = Scenario) -> ScenarioError:
+    """Turn a pydantic ValidationError on a Scenario (or ``root``) into a ScenarioError with ranges."""
     problems = []
     for err in exc.errors(include_url=False):
         loc = tuple(err.get("loc", ()))
         msg = err.get("msg", "invalid")
         if err.get("type") == "extra_forbidden":
-            parent = _field_info(loc[:-1]) if len(loc) > 1 else None
-            model = parent.annotation if parent is not None else Scenario
+            parent = _field_info(loc[:-1], root) if len(loc) > 1 else None
+            model = _model_of(parent.annotation) if parent is not None else root
             names = ", ".join(getattr(model, "model_fields", {}))
             problems.append((_path(loc), f"unknown field; allowed fields here: {names}"))
             continue
@@ -184,7 +191,7 @@ def scenario_error(exc: ValidationError) -> ScenarioError:
             # a model validator that already names the field and its allowed values
             problems.append((own.group(1), own.group(2)))
             continue
-        allowed = _allowed(_field_info(loc), loc)
+        allowed = _allowed(_field_info(loc, root), loc)
         got = err.get("input")
         shown = clean_text(repr(got) if not isinstance(got, dict | list) else type(got).__name__)
         problems.append((_path(loc), f"{msg} (got {shown}); {allowed}".rstrip("; ")))
@@ -204,17 +211,25 @@ def validate_scenario(data: dict) -> Scenario:
         raise scenario_error(exc) from None
 
 
-def parse_document(raw: bytes | str, fmt: str = "json") -> dict:
-    """Parse untrusted JSON/YAML text into a mapping, within the size, depth and syntax limits."""
+def validate_price_book(data: dict) -> DerivedPriceBook:
+    """Validate a parsed mapping into a derived price book; ScenarioError names fields and ranges."""
+    try:
+        return DerivedPriceBook.model_validate(data)
+    except ValidationError as exc:
+        raise scenario_error(exc, DerivedPriceBook) from None
+
+
+def parse_document(raw: bytes | str, fmt: str = "json", what: str = "scenario") -> dict:
+    """Parse untrusted JSON/YAML text (a ``what``) into a mapping, within the size, depth and syntax limits."""
     if isinstance(raw, str):
         raw = raw.encode("utf-8", errors="surrogatepass")
     if len(raw) > MAX_SCENARIO_BYTES:
-        raise ScenarioError([("", f"the scenario is {len(raw):,} bytes; at most "
+        raise ScenarioError([("", f"the {what} is {len(raw):,} bytes; at most "
                                   f"{MAX_SCENARIO_BYTES:,} bytes are accepted")])
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ScenarioError([("", f"the scenario is not UTF-8 text (byte {exc.start})")]) from None
+        raise ScenarioError([("", f"the {what} is not UTF-8 text (byte {exc.start})")]) from None
     try:
         if fmt == "yaml":
             data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a yaml.SafeLoader subclass
@@ -225,7 +240,7 @@ def parse_document(raw: bytes | str, fmt: str = "json") -> dict:
         problem = (clean_text(exc.key, 40), "given twice in the same object; each field may appear once")
         raise ScenarioError([problem]) from None
     except RecursionError:
-        raise ScenarioError([("", f"the scenario is nested too deeply (at most {MAX_DEPTH} "
+        raise ScenarioError([("", f"the {what} is nested too deeply (at most {MAX_DEPTH} "
                                   "levels)")]) from None
     except json.JSONDecodeError as exc:
         raise ScenarioError([("", f"not valid JSON: {exc.msg} at line {exc.lineno} column "
@@ -235,8 +250,8 @@ def parse_document(raw: bytes | str, fmt: str = "json") -> dict:
     except yaml.YAMLError as exc:
         raise ScenarioError([("", f"not valid YAML: {str(exc).splitlines()[0]}")]) from None
     if not isinstance(data, dict):
-        raise ScenarioError([("", f"a scenario must be an object with fields, got "
+        raise ScenarioError([("", f"a {what} must be an object with fields, got "
                                   f"{type(data).__name__}")])
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise ScenarioError([("", f"the scenario is nested deeper than {MAX_DEPTH} levels")])
+        raise ScenarioError([("", f"the {what} is nested deeper than {MAX_DEPTH} levels")])
     return data

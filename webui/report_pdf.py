@@ -15,6 +15,7 @@ import html
 import os
 
 import costmodel
+from costmodel import price_books
 from costmodel.claims import check_preset
 from costmodel.formatting import format_money, format_number, format_share
 from costmodel.presets import list_presets
@@ -139,7 +140,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
 
     parts.append(f"<h2>{e(t('pdf.assumptions'))}</h2>")
     cat = costmodel.catalog.load_catalog()
-    book = cat.price_book(scenario.price_book)
+    book = price_books.for_scenario(scenario, cat)
     arows = []
     for fid in scenario.fabrics:
         for entry in (cat.fabrics[fid], book.fabrics[fid]):

@@ -1,0 +1,62 @@
+"""Import and export of scenarios and price books as JSON files (untrusted input on import).
+
+An import is parsed within the model's limits (size, depth, duplicate keys, NaN/Infinity,
+UTF-8) and validated against the schema before anything else sees it; a refused file raises
+:class:`ImportRejected` naming the field and its allowed range, and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+
+from costmodel.errors import ScenarioError
+from costmodel.schema import DerivedPriceBook, Scenario
+from costmodel.validation import MAX_SCENARIO_BYTES, parse_document, validate_price_book, validate_scenario
+
+from .errors import ImportRejected
+
+MAX_IMPORT_BYTES = MAX_SCENARIO_BYTES  # 256 KiB: a scenario with every override is < 20 KiB
+
+
+def _read(data: bytes | bytearray, what: str) -> dict:
+    if not isinstance(data, bytes | bytearray):
+        raise ImportRejected(f"the {what} file could not be read")
+    if len(data) > MAX_IMPORT_BYTES:
+        raise ImportRejected(f"the {what} file is {len(data):,} bytes; at most {MAX_IMPORT_BYTES:,} bytes are accepted")
+    if not data.strip():
+        raise ImportRejected(f"the {what} file is empty")
+    try:
+        return parse_document(bytes(data), "json", what=what)
+    except ScenarioError as exc:
+        raise ImportRejected(str(exc)) from None
+
+
+def import_scenario(data: bytes) -> Scenario:
+    """A scenario from an uploaded JSON file, validated; raises :class:`ImportRejected`."""
+    doc = _read(data, "scenario")
+    try:
+        return validate_scenario(doc)
+    except ScenarioError as exc:
+        raise ImportRejected(str(exc)) from None
+
+
+def import_price_book(data: bytes) -> DerivedPriceBook:
+    """A price book from an uploaded JSON file, validated, with its store id dropped (saved as new)."""
+    doc = _read(data, "price book")
+    try:
+        book = validate_price_book(doc)
+    except ScenarioError as exc:
+        raise ImportRejected(str(exc)) from None
+    return book.model_copy(update={"id": ""})
+
+
+def export_scenario(scenario: Scenario) -> bytes:
+    """A scenario as an indented UTF-8 JSON file that :func:`import_scenario` reads back."""
+    return json.dumps(scenario.model_dump(mode="json"), indent=2, ensure_ascii=False).encode("utf-8")
+
+
+def export_price_book(book: DerivedPriceBook) -> bytes:
+    """A price book as an indented UTF-8 JSON file (without its store id)."""
+    doc = book.model_dump(mode="json")
+    doc.pop("id", None)
+    return json.dumps(doc, indent=2, ensure_ascii=False).encode("utf-8")

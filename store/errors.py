@@ -1,0 +1,19 @@
+"""Errors of the store; messages are safe to show to the user."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of the store's errors."""
+
+
+class NotFound(StoreError):  # noqa: N818 - reads as "raise NotFound"
+    """No such item for this owner (also when it exists but belongs to someone else)."""
+
+
+class AccessDenied(StoreError):  # noqa: N818
+    """The session may not do this (a public customer session, or a throttled login)."""
+
+
+class ImportRejected(StoreError):  # noqa: N818
+    """An imported file was refused; the message names the field and the allowed range."""

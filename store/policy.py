@@ -1,0 +1,33 @@
+"""The store's settings from ``store/policy.yaml`` (numbers live in the data file, not in code)."""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+POLICY_FILE = Path(__file__).with_name("policy.yaml")
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Login throttle [count, s], share-token size [bytes] and SQLite busy timeout [ms]."""
+
+    max_login_failures: int
+    login_window_s: float
+    share_token_bytes: int
+    sqlite_busy_timeout_ms: int
+
+
+@functools.cache
+def policy() -> Policy:
+    """Read ``policy.yaml`` once."""
+    raw = yaml.safe_load(POLICY_FILE.read_text(encoding="utf-8"))
+    return Policy(
+        max_login_failures=int(raw["login_throttle"]["max_failures"]),
+        login_window_s=float(raw["login_throttle"]["window_s"]),
+        share_token_bytes=int(raw["share_token"]["bytes"]),
+        sqlite_busy_timeout_ms=int(raw["database"]["sqlite_busy_timeout_ms"]),
+    )

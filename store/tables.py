@@ -1,0 +1,65 @@
+"""The store's tables (SQLAlchemy Core). Times are Unix epoch seconds [s]; documents are JSON text.
+
+The migrations in ``store/migrations/versions`` create exactly these tables; a test compares them.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+ID = sa.String(32)  # random 128-bit ids, hex: not enumerable
+OWNER = sa.String(200)  # "local:<user>" or "oidc:<subject>"
+
+scenarios = sa.Table(
+    "scenarios", metadata,
+    sa.Column("id", ID, primary_key=True),
+    sa.Column("owner", OWNER, nullable=False, index=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("latest_version", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("deleted_at", sa.Float, nullable=True),
+)
+
+scenario_versions = sa.Table(
+    "scenario_versions", metadata,
+    sa.Column("scenario_id", ID, sa.ForeignKey("scenarios.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("version", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("document", sa.Text, nullable=False),
+    sa.Column("sha256", sa.String(64), nullable=False),
+    sa.Column("note", sa.String(500), nullable=False),
+    sa.Column("author", OWNER, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+price_books = sa.Table(
+    "price_books", metadata,
+    sa.Column("id", ID, primary_key=True),
+    sa.Column("owner", OWNER, nullable=False, index=True),
+    sa.Column("name", sa.String(120), nullable=False),
+    sa.Column("document", sa.Text, nullable=False),
+    sa.Column("revision", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+    sa.Column("deleted_at", sa.Float, nullable=True),
+)
+
+share_tokens = sa.Table(
+    "share_tokens", metadata,
+    sa.Column("token_sha256", sa.String(64), primary_key=True),
+    sa.Column("scenario_id", ID, sa.ForeignKey("scenarios.id", ondelete="CASCADE"), nullable=False, index=True),
+    sa.Column("version", sa.Integer, nullable=True),  # None: always the latest version
+    sa.Column("owner", OWNER, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("revoked_at", sa.Float, nullable=True),
+)
+
+login_failures = sa.Table(
+    "login_failures", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("username", sa.String(200), nullable=False, index=True),
+    sa.Column("at", sa.Float, nullable=False),
+)
