@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import session, share, widgets
+from webui import session, share, storage, widgets
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -30,7 +30,11 @@ PAGES = [
             url_path="assumptions"),
     st.Page("app_pages/method.py", title=t("nav.method"), icon=":material/functions:", url_path="method"),
     st.Page("app_pages/report.py", title=t("nav.report"), icon=":material/download:", url_path="report"),
+    st.Page("app_pages/scenarios.py", title=t("nav.scenarios"), icon=":material/folder_open:", url_path="scenarios"),
 ]
+if storage.owner() is not None:  # customers never see price books, not even the page's name
+    PAGES.append(st.Page("app_pages/price_books.py", title=t("nav.price_books"), icon=":material/sell:",
+                         url_path="price-books"))
 pg = st.navigation(PAGES)
 
 
@@ -46,6 +50,11 @@ def _preset_label(pid: str) -> str:
 with st.sidebar:
     st.markdown(f"### {t('app.title')}")
     st.caption(t("app.tagline"))
+    shared = session.shared_view()
+    if shared:
+        st.info(t("app.shared", name=md_escape(shared["name"]), version=shared["version"]), icon="🔗")
+    if storage.owner():
+        st.caption(t("app.signed_in", user=md_escape(storage.display_name())))
     if session.KEY_LINK_ERROR in st.session_state:
         st.warning(t("app.link_error", error=md_escape(st.session_state[session.KEY_LINK_ERROR])), icon="⚠️")
         if st.button(t("app.dismiss"), key="sb_dismiss"):
@@ -59,6 +68,8 @@ with st.sidebar:
                  help=t("app.preset_help"))
     if session.scenario() != share.preset_scenario(session.preset()):
         st.caption(t("app.modified"))
+    custom = session.scenario().custom_price_book
+    st.caption(t("app.price_book", name=md_escape(custom.name) if custom else t("app.public_prices")))
     st.segmented_control(t("app.language"), ["en", "zh"], format_func=lambda x: {"en": "English", "zh": "中文"}[x],
                          key=session.KEY_LANG, default=session.language(), bind="query-params",
                          selection_mode="single")

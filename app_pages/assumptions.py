@@ -15,6 +15,7 @@ from costmodel.errors import ScenarioError
 from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
 from costmodel.validation import validate_scenario
 from webui import labels, session, widgets
+from webui.text import md_escape
 
 t = session.translator()
 cat = load_catalog()
@@ -24,7 +25,7 @@ names = labels.fabric_names(t)
 gpu_id = scenario.cluster.gpu
 
 st.title(t("assumptions.title"))
-st.caption(t("assumptions.intro", book=book.name_zh if t.lang == "zh" and book.name_zh else book.name,
+st.caption(t("assumptions.intro", book=md_escape(book.name_zh if t.lang == "zh" and book.name_zh else book.name),
              currency=book.currency))
 
 TABLES = {

@@ -28,7 +28,7 @@ st.caption(
         name=md_escape(scenario.name),
         scope=t(f"opt.scope.{res['scope']}"),
         years=res["horizon_years"],
-        book=res["price_book"],
+        book=md_escape(res["price_book"]),
         currency=money.currency,
         model_currency=money.model_currency,
         rate=f"{money.rate:g}",

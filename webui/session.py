@@ -13,7 +13,7 @@ import streamlit as st
 
 import costmodel
 
-from . import share
+from . import share, storage
 from .i18n import Translator, language_from_locale
 from .money import CURRENCIES, MAX_RATE, MIN_RATE, Money, default_rate
 
@@ -33,6 +33,9 @@ def init() -> None:
     if KEY_SCENARIO in st.session_state:
         return
     params = st.query_params
+    if params.get("t"):
+        _open_shared(params.get("t"))
+        return
     preset = params.get("p", DEFAULT_PRESET)
     token = params.get("s")
     try:
@@ -43,6 +46,34 @@ def init() -> None:
         preset, scenario = DEFAULT_PRESET, share.preset_scenario(DEFAULT_PRESET)
     st.session_state[KEY_PRESET] = preset
     st.session_state[KEY_SCENARIO] = scenario
+
+
+def _open_shared(token: str) -> None:
+    """A read-only link ``?t=<token>``: the one scenario version it grants, or the default."""
+    db = storage.get_store()
+    try:
+        if db is None:
+            raise LookupError("the saved scenarios are not reachable right now")
+        info = db.open_share_token(token)
+        scenario = info.scenario()
+    except Exception as exc:  # NotFound, an unreachable store, or a document the schema now refuses
+        log.warning("share token refused: %s", type(exc).__name__)
+        known = isinstance(exc, LookupError | storage.store.StoreError)
+        st.session_state[KEY_LINK_ERROR] = str(exc) if known else "this link is not valid"
+        st.session_state[KEY_PRESET] = DEFAULT_PRESET
+        st.session_state[KEY_SCENARIO] = share.preset_scenario(DEFAULT_PRESET)
+        return
+    st.session_state[KEY_PRESET] = share.BLANK
+    st.session_state[KEY_SCENARIO] = scenario
+    storage.set_origin(info, shared=True)
+
+
+def shared_view() -> dict | None:
+    """The read-only shared version this session shows unchanged, else None."""
+    o = storage.origin()
+    if o and o.get("shared") and scenario().model_dump(mode="json") == o["document"]:
+        return o
+    return None
 
 
 def scenario() -> costmodel.Scenario:
@@ -66,6 +97,10 @@ def load_preset(preset_id: str) -> None:
 
 def sync_url() -> None:
     """Write the current scenario into the URL (called at the end of every run)."""
+    if st.query_params.get("t"):
+        if shared_view():
+            return  # a read-only link stays the short token while nothing is changed
+        del st.query_params["t"]
     token = share.encode(scenario(), preset())
     if st.query_params.get("p") != preset():
         st.query_params["p"] = preset()

@@ -1,0 +1,178 @@
+"""Price books (sales only): derive a named book from the public list — % discounts by category,
+explicit prices for any item — save it, and apply it to the current scenario.
+
+The scenario keeps a copy of the book's terms, so saved versions, share links and exports carry
+the prices their results were computed with. Customers never reach this page: it is not in
+their navigation and it stops here without a sign-in.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import store
+from costmodel.catalog import load_catalog
+from costmodel.errors import ScenarioError
+from costmodel.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
+from costmodel.validation import validate_price_book
+from store import documents
+from webui import compute, labels, session, storage, widgets
+from webui.text import md_escape
+
+t = session.translator()
+money = session.money()
+owner = storage.owner()
+db = storage.get_store()
+cat = load_catalog()
+NEW = "__new__"
+FLASH = "pb_flash"
+
+st.title(t("pb.title"))
+if owner is None or db is None:
+    st.warning(t("pb.sign_in") if owner is None else t("auth.store_down"))
+    st.stop()
+if FLASH in st.session_state:
+    kind, text = st.session_state.pop(FLASH)
+    getattr(st, kind)(text)
+scenario = session.scenario()
+base = cat.price_book(scenario.price_book)
+st.caption(t("pb.intro", base=md_escape(base.name), currency=base.currency))
+
+books = {b.id: b for b in db.list_price_books(owner)}
+if "pb_next" in st.session_state:  # chosen by an import below, after the select box existed
+    st.session_state["pb_pick"] = st.session_state.pop("pb_next")
+if st.session_state.get("pb_pick") not in (NEW, *books):
+    st.session_state["pb_pick"] = NEW
+bid = st.selectbox(t("pb.pick"), [NEW, *books], key="pb_pick",
+                   format_func=lambda i: t("pb.new") if i == NEW else f"{books[i].name} · r{books[i].revision}")
+start = books[bid].book if bid in books else None
+
+# --- the book's terms ------------------------------------------------------------------------
+name = st.text_input(t("pb.name"), value=start.name if start else t("pb.new_name"), max_chars=120, key=f"pb_name_{bid}")
+st.markdown(f"**{t('pb.discounts')}**")
+dcols = st.columns(len(DISCOUNT_CATEGORIES))
+discounts = {}
+for col, category in zip(dcols, DISCOUNT_CATEGORIES, strict=True):
+    value = col.number_input(t(f"pb.cat.{category}"), min_value=0.0, max_value=MAX_DISCOUNT_PCT, step=1.0,
+                             value=float(start.discounts.get(category, 0.0)) if start else 0.0, format="%.1f",
+                             key=f"pb_disc_{category}_{bid}", help=t("pb.disc_help", fields=", ".join(
+                                 DISCOUNT_CATEGORIES[category])))
+    if value:
+        discounts[category] = float(value)
+
+rows = []
+for kind, items, bounds in (("gpus", cat.gpus, BOOK_GPU_PRICE_BOUNDS), ("fabrics", cat.fabrics, FABRIC_PRICE_BOUNDS)):
+    for item in items:
+        prices = base.gpus[item] if kind == "gpus" else base.fabrics[item]
+        explicit = (getattr(start, kind).get(item, {}) if start else {})
+        for field in bounds:
+            rows.append({"kind": kind, "item": item, "field": field, "public": getattr(prices, field).typical,
+                         "price": explicit.get(field)})
+frame = pd.DataFrame(rows)
+frame["price"] = frame["price"].astype("float64")
+st.markdown(f"**{t('pb.prices')}**")
+st.caption(t("pb.prices_help"))
+edited = st.data_editor(
+    frame, key=f"pb_prices_{bid}", hide_index=True, width="stretch", height=360,
+    disabled=["kind", "item", "field", "public"],
+    column_config={
+        "kind": st.column_config.TextColumn(t("pb.col_kind")),
+        "item": st.column_config.TextColumn(t("pb.col_item")),
+        "field": st.column_config.TextColumn(t("pb.col_field")),
+        "public": st.column_config.NumberColumn(t("pb.col_public", currency=base.currency), format="%.2f"),
+        "price": st.column_config.NumberColumn(t("pb.col_price", currency=base.currency), min_value=0.0,
+                                               format="%.2f"),
+    },
+)
+doc: dict = {"id": bid if bid in books else "", "name": name.strip(), "discounts": discounts, "gpus": {},
+             "fabrics": {}}
+for row in edited.itertuples(index=False):
+    if pd.notna(row.price):
+        doc[row.kind].setdefault(row.item, {})[row.field] = float(row.price)
+try:
+    book = validate_price_book(doc)
+    problem = None
+except ScenarioError as exc:
+    book, problem = None, str(exc)
+if problem:
+    st.error(t("pb.invalid", error=md_escape(problem)), icon="🚫")
+
+# --- what it does to the current scenario ----------------------------------------------------
+if book is not None:
+    with_book = scenario.model_copy(update={"custom_price_book": book})
+    public = scenario.model_copy(update={"custom_price_book": None})
+    r_pub = compute.evaluate(compute.key(public), _scenario=public)
+    r_book = compute.evaluate(compute.key(with_book), _scenario=with_book)
+    fab_names = labels.fabric_names(t)
+    st.markdown(f"**{t('pb.effect', name=md_escape(scenario.name))}**")
+    st.dataframe(pd.DataFrame([{
+        t("pb.col_fabric"): fab_names.get(a["id"], a["id"]),
+        t("pb.col_tco_public"): money(a["tco_total"]),
+        t("pb.col_tco_book"): money(b["tco_total"]),
+        "Δ": money.delta(b["tco_total"] - a["tco_total"]),
+    } for a, b in zip(r_pub["fabrics"], r_book["fabrics"], strict=True)]), hide_index=True, width="stretch")
+
+
+# --- actions ---------------------------------------------------------------------------------
+def _save() -> None:
+    info = db.save_price_book(owner, book)
+    st.session_state["pb_pick"] = info.id
+    _refresh_scenario(info.book)
+    st.session_state[FLASH] = ("success", t("pb.saved", name=md_escape(info.name), revision=info.revision))
+
+
+def _refresh_scenario(saved) -> None:
+    """A scenario that uses this book gets the saved terms."""
+    cur = session.scenario().custom_price_book
+    if cur is not None and cur.id and cur.id == saved.id:
+        session.set_scenario(session.scenario().model_copy(update={"custom_price_book": saved}))
+
+
+def _apply() -> None:
+    session.set_scenario(session.scenario().model_copy(update={"custom_price_book": book}))
+    widgets.reset_widgets()
+    st.session_state[FLASH] = ("success", t("pb.applied", name=md_escape(book.name)))
+
+
+def _remove() -> None:
+    session.set_scenario(session.scenario().model_copy(update={"custom_price_book": None}))
+    widgets.reset_widgets()
+    st.session_state[FLASH] = ("info", t("pb.removed"))
+
+
+def _delete() -> None:
+    db.delete_price_book(owner, bid)
+    st.session_state["pb_pick"] = NEW
+    st.session_state[FLASH] = ("warning", t("pb.deleted", name=md_escape(books[bid].name)))
+
+
+acts = st.columns(4)
+acts[0].button(t("pb.save"), key="pb_save", on_click=_save, disabled=book is None, type="primary",
+               icon=":material/save:")
+acts[1].button(t("pb.apply"), key="pb_apply", on_click=_apply, disabled=book is None,
+               icon=":material/price_check:", help=t("pb.apply_help"))
+if scenario.custom_price_book is not None:
+    acts[2].button(t("pb.remove", name=md_escape(scenario.custom_price_book.name)), key="pb_remove",
+                   on_click=_remove, icon=":material/price_change:")
+if bid in books:
+    with acts[3].popover(t("pb.delete"), icon=":material/delete:"):
+        st.caption(t("pb.delete_help"))
+        st.button(t("pb.delete_do"), key="pb_delete", on_click=_delete, type="primary")
+
+with st.expander(t("pb.io")):
+    if book is not None:
+        st.download_button(t("pb.export"), documents.export_price_book(book), file_name="price-book.json",
+                           mime="application/json", key="pb_export", icon=":material/download:")
+    up = st.file_uploader(t("pb.import"), type=["json"], key="pb_upload")
+    if up is not None and st.session_state.get("pb_upload_done") != up.file_id:
+        st.session_state["pb_upload_done"] = up.file_id
+        try:
+            imported = documents.import_price_book(up.getvalue())
+        except store.ImportRejected as exc:
+            st.error(t("scn.import_bad", error=md_escape(str(exc))), icon="🚫")
+        else:
+            info = db.save_price_book(owner, imported)
+            st.session_state["pb_next"] = info.id
+            st.session_state[FLASH] = ("success", t("pb.imported", name=md_escape(info.name)))
+            st.rerun()

@@ -1,0 +1,284 @@
+"""Scenarios: save, version, compare, share and import/export — the sales engineer's desk.
+
+A public customer session sees only what stays in its browser (import a JSON file, export the
+current scenario) and the sign-in; everything stored belongs to the signed-in owner.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import streamlit as st
+
+import store
+from store import documents
+from webui import compute, scenario_diff, session, storage, widgets
+from webui.text import md_escape
+
+t = session.translator()
+money = session.money()
+db = storage.get_store()
+owner = storage.owner()
+FLASH = "scn_flash"
+
+
+def _flash(kind: str, text: str) -> None:
+    st.session_state[FLASH] = (kind, text)
+
+
+def _when(epoch: float) -> str:
+    return dt.datetime.fromtimestamp(epoch, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+
+
+def _load_into_session(info: store.VersionInfo, shared: bool = False) -> None:
+    session.set_scenario(info.scenario())
+    st.session_state[session.KEY_PRESET] = "blank"
+    storage.set_origin(info, shared=shared)
+    widgets.reset_widgets()
+
+
+st.title(t("scn.title"))
+if FLASH in st.session_state:
+    kind, text = st.session_state.pop(FLASH)
+    getattr(st, kind)(text)
+
+# --- import / export: for everyone -----------------------------------------------------------
+with st.container(border=True):
+    st.subheader(t("scn.io"))
+    left, right = st.columns(2)
+    with left:
+        up = st.file_uploader(t("scn.import"), type=["json"], key="scn_upload", help=t("scn.import_help",
+                              kb=documents.MAX_IMPORT_BYTES // 1024))
+        if up is not None and st.session_state.get("scn_upload_done") != up.file_id:
+            st.session_state["scn_upload_done"] = up.file_id
+            try:
+                imported = documents.import_scenario(up.getvalue())
+            except store.ImportRejected as exc:
+                st.error(t("scn.import_bad", error=md_escape(str(exc))), icon="🚫")
+            else:
+                session.set_scenario(imported)
+                st.session_state[session.KEY_PRESET] = "blank"
+                storage.set_origin(None)
+                widgets.reset_widgets()
+                _flash("success", t("scn.imported", name=md_escape(imported.name)))
+                st.rerun()
+    with right:
+        current = session.scenario()
+        st.download_button(t("scn.export"), documents.export_scenario(current),
+                           file_name="scenario.json", mime="application/json", key="scn_export",
+                           icon=":material/download:")
+        st.caption(t("scn.export_help", name=md_escape(current.name)))
+
+# --- sign-in -------------------------------------------------------------------------------
+if owner is None:
+    with st.container(border=True):
+        st.subheader(t("auth.title"))
+        st.caption(t("auth.why"))
+        if storage.oidc_configured():
+            if st.button(t("auth.sso"), key="auth_sso", icon=":material/login:"):
+                st.login()
+        with st.form("auth_form", clear_on_submit=False):
+            user = st.text_input(t("auth.user"), key="auth_user", max_chars=64)
+            pw = st.text_input(t("auth.password"), type="password", key="auth_pw", max_chars=256)
+            submitted = st.form_submit_button(t("auth.submit"))
+        if submitted:
+            ok, msg, minutes = storage.sign_in(user, pw)
+            if ok:
+                _flash("success", t(msg, user=md_escape(storage.display_name())))
+                st.rerun()
+            st.error(t(msg, minutes=int(minutes)), icon="🔒")
+    st.stop()
+
+if db is None:
+    st.error(t("auth.store_down"))
+    st.stop()
+
+top = st.columns([4, 1])
+top[0].caption(t("scn.signed_in", user=md_escape(storage.display_name())))
+if top[1].button(t("auth.sign_out"), key="auth_out", icon=":material/logout:"):
+    storage.sign_out()
+    st.rerun()
+
+# --- save the current scenario ---------------------------------------------------------------
+origin = storage.origin()
+mine = {s.id: s for s in db.list_scenarios(owner)}
+own_origin = origin if origin and not origin.get("shared") and origin.get("id") in mine else None
+with st.container(border=True):
+    st.subheader(t("scn.save"))
+    if own_origin:
+        changed = session.scenario().model_dump(mode="json") != own_origin["document"]
+        st.caption(t("scn.origin", name=md_escape(mine[own_origin["id"]].name), version=own_origin["version"])
+                   + (" · " + t("scn.modified") if changed else ""))
+    cols = st.columns([3, 3, 2, 2])
+    name = cols[0].text_input(t("scn.name"), value=session.scenario().name, max_chars=200, key="scn_name")
+    note = cols[1].text_input(t("scn.note"), max_chars=200, key="scn_note", placeholder=t("scn.note_ph"))
+
+    def _save(as_new: bool) -> None:
+        try:
+            scen = session.scenario().model_copy(update={"name": name.strip() or session.scenario().name})
+            scen = type(scen).model_validate(scen.model_dump(mode="json"))
+            info = db.save_scenario(owner, scen, None if as_new else own_origin["id"], note=note)
+        except (store.StoreError, ValueError) as exc:
+            _flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
+            return
+        session.set_scenario(info.scenario())
+        storage.set_origin(info)
+        _flash("success", t("scn.saved", name=md_escape(info.name), version=info.version))
+
+    if own_origin:
+        cols[2].button(t("scn.save_version"), key="scn_save_v", on_click=_save, args=(False,), type="primary",
+                       icon=":material/save:")
+    cols[3 if own_origin else 2].button(t("scn.save_new"), key="scn_save_new", on_click=_save, args=(True,),
+                                        type="secondary" if own_origin else "primary", icon=":material/add:")
+
+# --- my scenarios ----------------------------------------------------------------------------
+st.subheader(t("scn.mine"))
+if not mine:
+    st.info(t("scn.none"))
+else:
+    table = pd.DataFrame([{t("scn.col_name"): s.name, t("scn.col_versions"): s.latest_version,
+                           t("scn.col_updated"): _when(s.updated_at)} for s in mine.values()])
+    st.dataframe(table, hide_index=True, width="stretch")
+    ids = list(mine)
+    default = ids.index(own_origin["id"]) if own_origin else 0
+    sel = st.selectbox(t("scn.pick"), ids, index=default, key="scn_pick",
+                       format_func=lambda i: f"{mine[i].name} · v{mine[i].latest_version}")
+    picked = mine[sel]
+
+    def _load(version: int | None = None) -> None:
+        info = db.load(owner, picked.id, version)
+        _load_into_session(info)
+        _flash("success", t("scn.loaded", name=md_escape(info.name), version=info.version))
+
+    def _duplicate() -> None:
+        info = db.duplicate(owner, picked.id)
+        _flash("success", t("scn.duplicated", name=md_escape(info.name)))
+
+    def _delete() -> None:
+        db.delete(owner, picked.id)
+        if own_origin and own_origin["id"] == picked.id:
+            storage.set_origin(None)
+        st.session_state["scn_undo"] = picked.id
+        _flash("warning", t("scn.deleted", name=md_escape(picked.name)))
+
+    def _rename() -> None:
+        new = st.session_state.get("scn_rename", "").strip()
+        try:
+            info = db.rename(owner, picked.id, new)
+        except (store.StoreError, ValueError) as exc:
+            _flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
+            return
+        if own_origin and own_origin["id"] == picked.id:
+            _load_into_session(info)
+        _flash("success", t("scn.renamed", name=md_escape(info.name)))
+
+    acts = st.columns(4)
+    acts[0].button(t("scn.load"), key="scn_load", on_click=_load, icon=":material/upload_file:")
+    acts[1].button(t("scn.duplicate"), key="scn_dup", on_click=_duplicate, icon=":material/content_copy:")
+    acts[2].button(t("scn.delete"), key="scn_del", on_click=_delete, icon=":material/delete:")
+    with acts[3].popover(t("scn.rename"), icon=":material/edit:"):
+        st.text_input(t("scn.name"), value=picked.name, max_chars=200, key="scn_rename")
+        st.button(t("scn.rename_do"), key="scn_rename_do", on_click=_rename)
+
+    # versions
+    with st.expander(t("scn.versions", name=md_escape(picked.name)), expanded=True):
+        versions = db.versions(owner, picked.id)
+        st.dataframe(pd.DataFrame([{t("scn.col_version"): v.version, t("scn.col_name"): v.name,
+                                    t("scn.col_note"): v.note, t("scn.col_saved"): _when(v.created_at)}
+                                   for v in versions]), hide_index=True, width="stretch")
+        vsel = st.selectbox(t("scn.pick_version"), [v.version for v in versions], key="scn_vpick")
+        vcols = st.columns(3)
+        vcols[0].button(t("scn.load_version"), key="scn_vload", on_click=_load, args=(vsel,))
+
+        def _restore() -> None:
+            info = db.restore_version(owner, picked.id, vsel)
+            _load_into_session(info)
+            _flash("success", t("scn.restored", version=vsel, new=info.version))
+
+        vcols[1].button(t("scn.restore"), key="scn_vrestore", on_click=_restore,
+                        disabled=vsel == picked.latest_version)
+        if vcols[2].toggle(t("scn.show_json"), key="scn_vjson"):
+            st.json(db.load(owner, picked.id, vsel).document, expanded=False)
+
+    # share links
+    with st.expander(t("scn.share")):
+        st.caption(t("scn.share_help"))
+        pin = st.toggle(t("scn.share_pin", version=vsel), key="scn_share_pin")
+        if st.button(t("scn.share_new"), key="scn_share_new", icon=":material/link:"):
+            token = db.create_share_token(owner, picked.id, vsel if pin else None)
+            base = (st.context.url or "").split("?", 1)[0]
+            st.session_state["scn_new_link"] = f"{base}?t={token}&lang={t.lang}"
+        if st.session_state.get("scn_new_link"):
+            st.success(t("scn.share_made"))
+            st.code(st.session_state["scn_new_link"], language=None, wrap_lines=True)
+        for tok in db.share_tokens(owner, picked.id):
+            row = st.columns([3, 1])
+            what = t("scn.share_latest") if tok["version"] is None else f"v{tok['version']}"
+            row[0].caption(f"`{tok['id']}…` · {what} · {_when(tok['created_at'])}")
+            if row[1].button(t("scn.revoke"), key=f"scn_revoke_{tok['id']}"):
+                db.revoke_share_token(owner, picked.id, tok["id"])
+                st.session_state.pop("scn_new_link", None)
+                _flash("info", t("scn.revoked"))
+                st.rerun()
+
+# undo of the last delete, and the bin
+if st.session_state.get("scn_undo"):
+    def _undo() -> None:
+        db.undelete(owner, st.session_state.pop("scn_undo"))
+        _flash("success", t("scn.undone"))
+
+    st.button(t("scn.undo"), key="scn_undo_btn", on_click=_undo, icon=":material/undo:")
+binned = db.list_scenarios(owner, deleted=True)
+if binned:
+    with st.expander(t("scn.bin", n=len(binned))):
+        for s in binned:
+            row = st.columns([4, 1])
+            row[0].markdown(f"{md_escape(s.name)} · v{s.latest_version} · {_when(s.deleted_at)}")
+            row[1].button(t("scn.undelete"), key=f"scn_undel_{s.id}", on_click=db.undelete, args=(owner, s.id))
+
+# --- compare two scenarios or versions -------------------------------------------------------
+st.subheader(t("scn.compare"))
+CURRENT = "current"
+options = [CURRENT, *[f"{s.id}:{v}" for s in mine.values() for v in range(s.latest_version, 0, -1)][:400]]
+
+
+def _label(opt: str) -> str:
+    if opt == CURRENT:
+        return t("scn.current")
+    sid, v = opt.split(":")
+    return f"{mine[sid].name} · v{v}"
+
+
+def _pick(opt: str):
+    if opt == CURRENT:
+        return session.scenario()
+    sid, v = opt.split(":")
+    return db.load(owner, sid, int(v)).scenario()
+
+
+cc = st.columns(2)
+a_opt = cc[0].selectbox("A", options, format_func=_label, key="scn_cmp_a")
+b_opt = cc[1].selectbox("B", options, format_func=_label, key="scn_cmp_b", index=min(1, len(options) - 1))
+sa, sb = _pick(a_opt), _pick(b_opt)
+rows = scenario_diff.assumption_rows(sa.model_dump(mode="json"), sb.model_dump(mode="json"))
+if not rows:
+    st.info(t("scn.same"))
+else:
+    st.markdown(f"**{t('scn.diff_assumptions', n=len(rows))}**")
+    st.dataframe(pd.DataFrame([{t("scn.col_field"): k, "A": "" if a is None else str(a), "B": "" if b is None
+                                else str(b)} for k, a, b in rows]), hide_index=True, width="stretch")
+ra = compute.evaluate(compute.key(sa), _scenario=sa)
+rb = compute.evaluate(compute.key(sb), _scenario=sb)
+res = scenario_diff.result_rows(ra, rb)
+st.markdown(f"**{t('scn.diff_results')}**")
+shown = pd.DataFrame({
+    t("scn.col_fabric"): res["fabric"],
+    f"TCO A ({money.currency})": [money(x) if x is not None else "—" for x in res["tco_a"]],
+    f"TCO B ({money.currency})": [money(x) if x is not None else "—" for x in res["tco_b"]],
+    "Δ (B − A)": [money.delta(x) if x is not None else "—" for x in res["delta"]],
+    t("scn.col_days") + " A": [f"{x:.1f}" if x is not None else "—" for x in res["run_days_a"]],
+    t("scn.col_days") + " B": [f"{x:.1f}" if x is not None else "—" for x in res["run_days_b"]],
+})
+st.dataframe(shown, hide_index=True, width="stretch")
+st.caption(t("scn.books", a=md_escape(ra["price_book"]), b=md_escape(rb["price_book"])))

@@ -1,0 +1,185 @@
+"""Scenarios and price books pages: customers vs sales, sign-in throttle, versions, links, escaping."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from apptest_helpers import go, open_page
+
+import costmodel
+import store
+from store import accounts
+from webui.i18n import catalog
+
+USERS = Path(os.environ["FABRIC_TCO_USERS"])
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _accounts():
+    for name in ("alice", "bob", "mallory-target"):
+        accounts.add_user(USERS, name, PASSWORD, replace=True)
+
+
+@pytest.fixture(scope="module")
+def db() -> store.Store:
+    return store.open_store()  # the same file the app opens (FABRIC_TCO_DB from conftest)
+
+
+def _sign_in(at, user: str, password: str = PASSWORD):
+    at.text_input(key="auth_user").input(user)
+    at.text_input(key="auth_pw").input(password)
+    at.button(key="FormSubmitter:auth_form-" + catalog("en")["auth.submit"]).click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def _tco_values(at) -> list[str]:
+    return [m.value for m in at.metric if m.label.startswith(catalog("en")["kpi.tco"].split("{")[0])]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_customer_sees_import_export_and_sign_in_but_nothing_stored(lang):
+    at = open_page("scenarios", lang)
+    assert at.title[0].value == catalog(lang)["scn.title"]
+    assert at.text_input(key="auth_user") is not None
+    keys = {getattr(w, "key", None) for w in at.get("selectbox")}
+    assert "scn_pick" not in keys and "pb_pick" not in keys
+    assert not at.error
+
+
+def test_a_customer_cannot_open_the_price_books_page():
+    at = open_page("compare")
+    with pytest.raises(ValueError, match="Could not find a navigation page"):
+        at.switch_page("app_pages/price_books.py")  # not registered in a customer's navigation
+
+
+def test_a_wrong_password_fails_and_sign_in_is_then_rate_limited():
+    at = open_page("scenarios")
+    for _ in range(5):
+        _sign_in(at, "mallory-target", "wrong password 123")
+        assert [e.value for e in at.error] == [catalog("en")["auth.failed"]]
+    _sign_in(at, "mallory-target", PASSWORD)  # even the right password is refused now
+    assert "Too many failed sign-ins" in at.error[0].value
+    assert at.text_input(key="auth_user") is not None  # still the customer view
+    other = _sign_in(open_page("scenarios"), "mallory-target", PASSWORD)  # another session: same limit
+    assert "Too many failed sign-ins" in other.error[0].value
+
+
+def test_unknown_user_fails_like_a_wrong_password():
+    at = _sign_in(open_page("scenarios"), "nobody", PASSWORD)
+    assert [e.value for e in at.error] == [catalog("en")["auth.failed"]]
+
+
+def test_sales_saves_versions_compares_and_restores(db):
+    at = _sign_in(open_page("scenarios"), "alice")
+    assert at.success[0].value.startswith("Welcome")
+    at.text_input(key="scn_name").set_value("Acme 2027").run()
+    at.button(key="scn_save_new").click().run()
+    assert "version 1" in at.success[0].value
+    go(at, "cluster")
+    at.number_input(key="w.cluster.nodes").set_value(77).run()
+    go(at, "scenarios")
+    at.text_input(key="scn_note").set_value("customer asked for 77").run()
+    at.button(key="scn_save_v").click().run()
+    assert "version 2" in at.success[0].value
+    [mine] = [s for s in db.list_scenarios("local:alice") if s.name == "Acme 2027"]
+    assert mine.latest_version == 2
+    assert db.load("local:alice", mine.id).scenario().cluster.nodes == 77
+    assert db.load("local:alice", mine.id, 1).scenario().cluster.nodes != 77
+    # compare: current session (77 nodes) against version 1
+    at.selectbox(key="scn_cmp_b").set_value(f"{mine.id}:1").run()
+    diff = at.dataframe[-2].value
+    assert "cluster.nodes" in set(diff.iloc[:, 0])
+    results = at.dataframe[-1].value
+    assert len(results) == len(costmodel.load_preset("seed-intro-32xA100").fabrics)
+    # restore version 1 as version 3; the session now holds it
+    at.selectbox(key="scn_pick").set_value(mine.id).run()
+    at.selectbox(key="scn_vpick").set_value(1).run()
+    at.button(key="scn_vrestore").click().run()
+    assert db.load("local:alice", mine.id).version == 3
+    assert db.load("local:alice", mine.id).scenario() == db.load("local:alice", mine.id, 1).scenario()
+    # bob sees none of it
+    bob = _sign_in(open_page("scenarios"), "bob")
+    options = bob.selectbox(key="scn_pick").options if any(
+        getattr(w, "key", None) == "scn_pick" for w in bob.get("selectbox")) else []
+    assert not any("Acme 2027" in o for o in options)
+
+
+def test_delete_can_be_undone(db):
+    at = _sign_in(open_page("scenarios"), "alice")
+    at.text_input(key="scn_name").set_value("to delete").run()
+    at.button(key="scn_save_new").click().run()
+    sid = next(s.id for s in db.list_scenarios("local:alice") if s.name == "to delete")
+    at.selectbox(key="scn_pick").set_value(sid).run()
+    at.button(key="scn_del").click().run()
+    assert sid in {s.id for s in db.list_scenarios("local:alice", deleted=True)}
+    at.button(key="scn_undo_btn").click().run()
+    assert sid in {s.id for s in db.list_scenarios("local:alice")}
+
+
+def test_a_read_only_link_shows_the_same_numbers_to_a_customer_and_names_are_text(db):
+    scen = costmodel.Scenario(name="<img src=x onerror=alert(1)> **deal**", cluster={"nodes": 40})
+    info = db.save_scenario("local:alice", scen)
+    token = db.create_share_token("local:alice", info.scenario_id)
+    at = open_page("compare", t=token, cur="USD")
+    expected = costmodel.evaluate(scen)
+    assert at.session_state["scenario"] == scen
+    assert len(_tco_values(at)) == len(expected.fabrics)
+    banner = at.sidebar.info[0].value
+    assert "\\<img src=x onerror=alert\\(1\\)\\> \\*\\*deal\\*\\*" in banner  # Markdown-escaped: shown as text
+    assert "\\<img" in at.caption[0].value
+    assert not at.sidebar.text_input  # no sign-in, nothing stored is listed
+    go(at, "scenarios")
+    assert at.text_input(key="auth_user") is not None
+
+
+@pytest.mark.parametrize("token", ["x" * 43, "../../etc/passwd", "' OR '1'='1", "A" * 5000])
+def test_a_forged_token_shows_a_message_and_the_defaults(token):
+    at = open_page("compare", t=token)
+    assert "not valid" in at.sidebar.warning[0].value
+    assert at.session_state["scenario"] == costmodel.load_preset("seed-intro-32xA100")
+
+
+def test_a_revoked_link_stops_working(db):
+    info = db.save_scenario("local:alice", costmodel.Scenario(name="revoke me"))
+    token = db.create_share_token("local:alice", info.scenario_id)
+    [tok] = db.share_tokens("local:alice", info.scenario_id)
+    db.revoke_share_token("local:alice", info.scenario_id, tok["id"])
+    at = open_page("compare", t=token)
+    assert "not valid" in at.sidebar.warning[0].value
+
+
+def test_a_price_book_changes_the_results_and_every_page_names_it(db):
+    at = _sign_in(open_page("scenarios"), "alice")
+    go(at, "price_books")
+    assert at.title[0].value == catalog("en")["pb.title"]
+    at.text_input(key="pb_name___new__").set_value("Acme <b>Q4</b>").run()
+    at.number_input(key="pb_disc_switches___new__").set_value(40.0).run()
+    at.button(key="pb_save").click().run()
+    assert "revision 1" in at.success[0].value
+    [book] = [b for b in db.list_price_books("local:alice") if b.name == "Acme <b>Q4</b>"]
+    assert book.book.discounts == {"switches": 40.0}
+    assert db.list_price_books("local:bob") == []
+    before = at.session_state["scenario"]
+    at.button(key="pb_apply").click().run()
+    after = at.session_state["scenario"]
+    assert after.custom_price_book.name == "Acme <b>Q4</b>"
+    assert costmodel.evaluate(after).fabrics[0].tco_total < costmodel.evaluate(before).fabrics[0].tco_total
+    go(at, "compare")
+    assert "Price book: Acme \\<b\\>Q4\\</b\\>" in [c.value for c in at.sidebar.caption]
+    assert "Acme \\<b\\>Q4\\</b\\>" in at.caption[0].value
+    # an explicit price out of range is refused, naming the field and its range; save is disabled
+    go(at, "price_books")
+    at.session_state["pb_prices___new__"] = {"edited_rows": {0: {"price": 2e9}}, "added_rows": [],
+                                             "deleted_rows": []}
+    at.run()
+    shown = at.error[0].value.replace("\\", "")  # Markdown-escaped on the page
+    assert "gpus.a10.server_price" in shown and "≤ 1e+09" in shown
+    assert at.button(key="pb_save").disabled
+    at.session_state["pb_prices___new__"] = {"edited_rows": {0: {"price": 1234.0}}, "added_rows": [],
+                                             "deleted_rows": []}
+    at.run()
+    assert not at.error and not at.button(key="pb_save").disabled

@@ -1,0 +1,118 @@
+"""The app's handle on the store and on who is signed in.
+
+One :class:`store.Store` per server process (``st.cache_resource``); the owner of the session
+is ``oidc:<email>`` after ``st.login`` (when an identity provider is configured in secrets),
+``local:<name>`` after a password sign-in against the accounts file, or ``None`` — a public
+customer session, which sees only public prices and its own browser state.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+
+import streamlit as st
+
+import store
+from store import accounts, config
+
+log = logging.getLogger(__name__)
+
+KEY_USER = "sales_user"
+KEY_ORIGIN = "stored_origin"  # where the session's scenario came from: {"id", "version", "name", "shared"}
+
+
+@st.cache_resource(show_spinner=False)
+def _open() -> store.Store:
+    return store.open_store()
+
+
+def get_store() -> store.Store | None:
+    """The store, or None (logged) when it cannot be opened; pages then say so and keep working."""
+    try:
+        return _open()
+    except Exception as exc:
+        log.error("cannot open the store: %s", exc)
+        return None
+
+
+def oidc_configured() -> bool:
+    """True when ``[auth]`` is set in Streamlit's secrets, so ``st.login`` can be used."""
+    try:
+        return "auth" in st.secrets
+    except Exception:
+        return False
+
+
+def owner() -> str | None:
+    """The signed-in owner id, or None for a public customer session."""
+    if oidc_configured():
+        try:
+            if st.user.is_logged_in:
+                return "oidc:" + str(st.user.get("email") or st.user.get("sub"))
+        except Exception:
+            return None
+    user = st.session_state.get(KEY_USER)
+    return f"local:{user}" if user else None
+
+
+def display_name() -> str:
+    """The signed-in user's name for the page ('' for customers)."""
+    who = owner()
+    return who.split(":", 1)[1] if who else ""
+
+
+def _client() -> str:
+    try:
+        return str(st.context.ip_address or "")
+    except Exception:
+        return ""
+
+
+def sign_in(username: str, password: str) -> tuple[bool, str, float]:
+    """Check a password sign-in; returns (ok, message key, minutes to wait when throttled).
+
+    Failures count per user name and per client address, in the store (shared by replicas);
+    after the policy's limit the next attempts are refused without checking the password.
+    """
+    db = get_store()
+    if db is None:
+        return False, "auth.store_down", 0.0
+    name = (username or "").strip().lower()[:64]
+    keys = [f"user:{name}"] + ([f"ip:{_client()}"] if _client() else [])
+    wait = max(db.login_wait_s(k) for k in keys)
+    if wait > 0:
+        return False, "auth.throttled", math.ceil(wait / 60)
+    ok = accounts.verify(config.users_file(), name, password or "")
+    for key in keys:
+        db.record_login(key, ok)
+    if not ok:
+        return False, "auth.failed", 0.0
+    st.session_state[KEY_USER] = name
+    return True, "auth.welcome", 0.0
+
+
+def sign_out() -> None:
+    """Forget the sales identity of this session (and log out of the identity provider)."""
+    st.session_state.pop(KEY_USER, None)
+    st.session_state.pop(KEY_ORIGIN, None)
+    if oidc_configured():
+        try:
+            if st.user.is_logged_in:
+                st.logout()
+        except Exception:
+            log.exception("logout failed")
+
+
+def origin() -> dict | None:
+    """Where the current scenario was loaded from (None: a preset, a link or an import)."""
+    return st.session_state.get(KEY_ORIGIN)
+
+
+def set_origin(info: store.VersionInfo | None, shared: bool = False) -> None:
+    """Remember the stored scenario version the session's scenario came from."""
+    if info is None:
+        st.session_state.pop(KEY_ORIGIN, None)
+    else:
+        st.session_state[KEY_ORIGIN] = {"id": info.scenario_id, "version": info.version, "name": info.name,
+                                        "shared": shared, "document": info.document}
