@@ -7,6 +7,7 @@ current scenario) and the sign-in; everything stored belongs to the signed-in ow
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 
 import pandas as pd
 import streamlit as st
@@ -111,7 +112,9 @@ with st.container(border=True):
         st.caption(t("scn.origin", name=md_escape(mine[own_origin["id"]].name), version=own_origin["version"])
                    + (" · " + t("scn.modified") if changed else ""))
     cols = st.columns([3, 3, 2, 2])
-    name = cols[0].text_input(t("scn.name"), value=session.scenario().name, max_chars=200, key="scn_name")
+    # keyed by the scenario's name, so the field follows a load, an import or an edit elsewhere
+    name_key = "scn_name_" + hashlib.sha256(session.scenario().name.encode()).hexdigest()[:12]
+    name = cols[0].text_input(t("scn.name"), value=session.scenario().name, max_chars=200, key=name_key)
     note = cols[1].text_input(t("scn.note"), max_chars=200, key="scn_note", placeholder=t("scn.note_ph"))
 
     def _save(as_new: bool) -> None:

@@ -36,6 +36,10 @@ def _sign_in(at, user: str, password: str = PASSWORD):
     return at
 
 
+def _name_box(at):
+    return next(w for w in at.text_input if str(w.key).startswith("scn_name_"))
+
+
 def _tco_values(at) -> list[str]:
     return [m.value for m in at.metric if m.label.startswith(catalog("en")["kpi.tco"].split("{")[0])]
 
@@ -76,7 +80,7 @@ def test_unknown_user_fails_like_a_wrong_password():
 def test_sales_saves_versions_compares_and_restores(db):
     at = _sign_in(open_page("scenarios"), "alice")
     assert at.success[0].value.startswith("Welcome")
-    at.text_input(key="scn_name").set_value("Acme 2027").run()
+    _name_box(at).set_value("Acme 2027").run()
     at.button(key="scn_save_new").click().run()
     assert "version 1" in at.success[0].value
     go(at, "cluster")
@@ -110,7 +114,7 @@ def test_sales_saves_versions_compares_and_restores(db):
 
 def test_delete_can_be_undone(db):
     at = _sign_in(open_page("scenarios"), "alice")
-    at.text_input(key="scn_name").set_value("to delete").run()
+    _name_box(at).set_value("to delete").run()
     at.button(key="scn_save_new").click().run()
     sid = next(s.id for s in db.list_scenarios("local:alice") if s.name == "to delete")
     at.selectbox(key="scn_pick").set_value(sid).run()

@@ -7,80 +7,35 @@ Screenshots of every page in both languages go to ``out/screenshots/``.
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
+from browser_helpers import (
+    CHROMIUM,
+    FLAGS,
+    ROOT,
+    TIMEOUT_MS,
+    AppServer,
+    open_page,
+    require_browser,
+    settle,
+    wait_for,
+)
 
 import costmodel
 from webui.money import Money, default_rate
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 SHOTS = ROOT / "out" / "screenshots"
 PAGES = {"compare": "", "cluster": "cluster", "scale": "scale", "risk": "risk", "assumptions": "assumptions",
-         "method": "method", "report": "report"}
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
-TIMEOUT_MS = 60_000
-
-
-def _require_browser() -> None:
-    missing = [] if os.path.exists(CHROMIUM) else [CHROMIUM]
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        missing.append("the playwright package")
-    if missing:
-        msg = f"end-to-end tests need {' and '.join(missing)}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(msg + " (CI=true: failing, not skipping)")
-        pytest.skip(msg)
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+         "method": "method", "report": "report", "scenarios": "scenarios"}
 
 
 @pytest.fixture(scope="module")
 def server():
-    _require_browser()
-    port = _free_port()
-    (ROOT / "out").mkdir(exist_ok=True)
-    log = open(ROOT / "out" / f"streamlit-e2e-{port}.log", "w")  # closed at teardown
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port), "--server.address",
-         "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:  # loopback only
-                if r.status == 200:
-                    break
-        except OSError:
-            pass
-        if time.time() > deadline or proc.poll() is not None:
-            proc.kill()
-            pytest.fail("streamlit did not start; see out/streamlit-e2e-*.log")
-        time.sleep(0.3)
-    yield base
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+    require_browser()
+    app = AppServer("e2e").wait_ready()
+    yield app.base
+    app.stop()
 
 
 @pytest.fixture(scope="module")
@@ -93,20 +48,9 @@ def browser(server):
         b.close()
 
 
-def _open(browser, url: str, height: int = 1400):
-    context = browser.new_context(viewport={"width": 1500, "height": height}, locale="en-US")
-    page = context.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(url)
-    page.wait_for_selector("h1")
-    _settle(page)
-    return context, page
-
-
-def _settle(page) -> None:
-    """Wait until Streamlit has finished running the script."""
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT_MS)
-    page.wait_for_timeout(400)
+_open = open_page
+_settle = settle
+_wait_for = wait_for
 
 
 def _tco_values(page) -> list[str]:
@@ -121,15 +65,6 @@ def _expected(scenario: costmodel.Scenario) -> list[str]:
     res = costmodel.evaluate(scenario)
     money = Money(res.currency, "USD", default_rate(res.currency, "USD"))
     return [money.short(f.tco_total) for f in res.fabrics]
-
-
-def _wait_for(page, fn, expected, timeout_s: float = 60.0):
-    deadline = time.time() + timeout_s
-    value = fn()
-    while value != expected and time.time() < deadline:
-        page.wait_for_timeout(300)
-        value = fn()
-    return value
 
 
 def _set_number_and_compare(page, label: str, value: str) -> None:

@@ -1,0 +1,109 @@
+"""Shared pieces of the real-browser tests: Debian's Chromium, `streamlit run` servers, waits.
+
+Without /usr/bin/chromium (or Playwright) the tests skip on a developer machine but FAIL when
+``CI=true``, so CI can never pass without having run them.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 60_000
+
+
+def require_browser() -> None:
+    """Skip (fail under CI=true) when Chromium or Playwright is missing."""
+    missing = [] if os.path.exists(CHROMIUM) else [CHROMIUM]
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        missing.append("the playwright package")
+    if missing:
+        msg = f"end-to-end tests need {' and '.join(missing)}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg + " (CI=true: failing, not skipping)")
+        pytest.skip(msg)
+
+
+def free_port() -> int:
+    """A free TCP port on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class AppServer:
+    """One ``streamlit run app.py`` on a loopback port, its output in ``out/streamlit-<tag>-<port>.log``."""
+
+    def __init__(self, tag: str, env: dict[str, str] | None = None, port: int | None = None):
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        (ROOT / "out").mkdir(exist_ok=True)
+        self.log_path = ROOT / "out" / f"streamlit-{tag}-{self.port}.log"
+        self._log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
+             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
+            cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
+        )
+
+    def wait_ready(self, timeout_s: float = 90) -> AppServer:
+        deadline = time.time() + timeout_s
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                pass
+            if time.time() > deadline or self.proc.poll() is not None:
+                self.stop()
+                pytest.fail(f"streamlit did not start; see {self.log_path}")
+            time.sleep(0.3)
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self._log.close()
+
+
+def open_page(browser, url: str, height: int = 1400, locale: str = "en-US"):
+    """A new browser context and page at ``url``, after Streamlit's first run."""
+    context = browser.new_context(viewport={"width": 1500, "height": height}, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    page.wait_for_selector("h1")
+    settle(page)
+    return context, page
+
+
+def settle(page) -> None:
+    """Wait until Streamlit has finished running the script."""
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=TIMEOUT_MS)
+    page.wait_for_timeout(400)
+
+
+def wait_for(page, fn, expected, timeout_s: float = 60.0):
+    """Poll ``fn()`` until it equals ``expected`` (returns the last value)."""
+    deadline = time.time() + timeout_s
+    value = fn()
+    while value != expected and time.time() < deadline:
+        page.wait_for_timeout(300)
+        value = fn()
+    return value

@@ -1,0 +1,113 @@
+"""Two app replicas on different ports share one PostgreSQL: what one saves, the other lists and
+loads with identical results. Real Chromium through Playwright; a scenario file is uploaded in the
+browser, its HTML name is shown as text, never as markup.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from browser_helpers import CHROMIUM, FLAGS, AppServer, open_page, require_browser, settle, wait_for
+
+import costmodel
+import store
+from store import accounts
+from webui.money import Money, default_rate
+
+PASSWORD = "replica test password"
+HOSTILE = '<img src=x onerror="window.__pwned=1"> Replica **deal**'
+
+
+@pytest.fixture(scope="module")
+def replicas(pg_server, tmp_path_factory):
+    require_browser()
+    work = tmp_path_factory.mktemp("replicas")
+    users = work / "users.json"
+    accounts.add_user(users, "alice", PASSWORD)
+    url = pg_server.new_database()
+    env = {"DATABASE_URL": url, "FABRIC_TCO_USERS": str(users)}
+    apps = [AppServer("replica-a", env), AppServer("replica-b", env)]
+    for app in apps:
+        app.wait_ready()
+    yield url, apps
+    for app in apps:
+        app.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(replicas):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def _sign_in(page) -> None:
+    page.get_by_label("User name").fill("alice")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_text("Welcome, alice.").wait_for()
+    settle(page)
+
+
+def _tco_values(page) -> list[str]:
+    n = page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(r"TCO")).count()
+    return page.locator('[data-testid="stMetricValue"]').all_inner_texts()[:n]
+
+
+def _expected(scenario: costmodel.Scenario) -> list[str]:
+    res = costmodel.evaluate(scenario)
+    money = Money(res.currency, "USD", default_rate(res.currency, "USD"))
+    return [money.short(f.tco_total) for f in res.fabrics]
+
+
+def _compare(page) -> list[str]:
+    page.get_by_role("link", name="Compare").click()
+    page.wait_for_selector("h1:has-text('Compare fabrics')")
+    settle(page)
+    return _tco_values(page)
+
+
+def test_saved_on_one_replica_loads_identically_on_the_other(replicas, browser, tmp_path):
+    url, (a, b) = replicas
+    scen = costmodel.Scenario(name=HOSTILE, cluster={"nodes": 48}, fabrics=["tcp-200", "roce-200", "ib-ndr-400"],
+                              baseline="tcp-200")
+    upload = tmp_path / "customer.json"
+    upload.write_text(json.dumps(scen.model_dump(mode="json")), encoding="utf-8")
+
+    # replica A: sign in, upload the file, save it
+    ctx_a, page = open_page(browser, f"{a.base}/scenarios?lang=en&cur=USD")
+    _sign_in(page)
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
+    page.get_by_text("Imported “").wait_for()
+    settle(page)
+    body = page.inner_text("body")
+    assert "<img src=x" in body  # shown as text ...
+    assert page.evaluate("() => window.__pwned") is None  # ... never run
+    assert page.locator("img[src='x']").count() == 0
+    page.get_by_role("button", name="Save as new scenario").click()
+    page.get_by_text("as version 1.").wait_for()
+    expected = _expected(scen)
+    assert wait_for(page, lambda: _compare(page), expected) == expected
+    ctx_a.close()
+
+    saved = store.open_store(url)
+    [info] = saved.list_scenarios("local:alice")
+    assert saved.load("local:alice", info.id).scenario() == scen
+    saved.engine.dispose()
+
+    # replica B: a new browser session lists it and loads the same numbers
+    ctx_b, page = open_page(browser, f"{b.base}/scenarios?lang=en&cur=USD")
+    _sign_in(page)
+    table = page.locator('[data-testid="stDataFrame"]').first
+    table.wait_for()
+    page.get_by_role("button", name="Load latest").click()
+    page.get_by_text("Loaded “").wait_for()
+    settle(page)
+    assert wait_for(page, lambda: _compare(page), expected) == expected
+    assert page.evaluate("() => window.__pwned") is None
+    ctx_b.close()
