@@ -2,7 +2,23 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 MAX_MESSAGE_CHARS = 2000
+MAX_SHOWN_PROBLEMS = 5  # a message lists this many problems, then "and N more"
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})  # controls, invisible formatting, surrogates, line breaks
+
+
+def clean_text(text: str, limit: int = 60) -> str:
+    """User-supplied text made safe for a one-line message: no control, invisible or bidi
+    characters, no lone surrogates, at most ``limit`` characters.
+
+    >>> clean_text("a\\u202eb\\nc" + "x" * 100, 10)
+    'a b cxxxx…'
+    """
+    text = str(text)[: limit + 1]
+    text = "".join(" " if unicodedata.category(ch) in _HIDDEN else ch for ch in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class CostModelError(Exception):
@@ -23,6 +39,8 @@ class ScenarioError(CostModelError):
 
     def __init__(self, problems: list[tuple[str, str]]):
         self.problems = problems
-        lines = [f"{path}: {msg}" if path else msg for path, msg in problems]
+        lines = [f"{path}: {msg}" if path else msg for path, msg in problems[:MAX_SHOWN_PROBLEMS]]
+        if len(problems) > MAX_SHOWN_PROBLEMS:
+            lines.append(f"and {len(problems) - MAX_SHOWN_PROBLEMS} more problems")
         text = " ".join("; ".join(lines).split())  # always one line
         super().__init__(text if len(text) <= MAX_MESSAGE_CHARS else text[: MAX_MESSAGE_CHARS - 1] + "…")

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .catalog import load_catalog
+from .errors import clean_text
 
 _CAT = load_catalog()
 
@@ -248,10 +249,11 @@ def _check_table(table: dict, bounds: dict[str, tuple[float, float]], known: dic
         raise ValueError(f"{where}: at most {MAX_OVERRIDDEN_ITEMS} items")
     for item, fields in table.items():
         if item not in known:
-            raise ValueError(f"{where}.{item}: unknown id; allowed: {', '.join(known)}")
+            raise ValueError(f"{where}.{clean_text(item, 40)}: unknown id; allowed: {', '.join(known)}")
         for name, value in fields.items():
             if name not in bounds:
-                raise ValueError(f"{where}.{item}.{name}: not an overridable quantity; allowed: {', '.join(bounds)}")
+                raise ValueError(f"{where}.{item}.{clean_text(name, 40)}: not an overridable quantity; "
+                                 f"allowed: {', '.join(bounds)}")
             lo, hi = bounds[name]
             if not lo <= value <= hi:
                 raise ValueError(f"{where}.{item}.{name}: {value:g} is out of range; allowed: ≥ {lo:g} and ≤ {hi:g}")
@@ -298,8 +300,10 @@ BOOK_GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = {
 
 
 def _plain_text(value: str, where: str) -> str:
-    if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in value):
-        raise ValueError(f"{where}: contains control or invisible formatting characters; use plain text")
+    if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in value):
+        raise ValueError(f"{where}: contains control, line-break or invisible formatting characters; use plain text")
+    if not value.strip():
+        raise ValueError(f"{where}: must not be blank")
     return value
 
 

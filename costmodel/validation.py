@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from .catalog import load_catalog
-from .errors import ScenarioError
+from .errors import ScenarioError, clean_text
 from .schema import DerivedPriceBook, Scenario
 
 _CAT = load_catalog()
@@ -47,7 +47,6 @@ class _NoAliasLoader(yaml.SafeLoader):
 
 MAX_INT_DIGITS = 30
 _OWN_PATH = re.compile(r"^([A-Za-z_][\w.\[\]-]*): (.*)$", re.S)
-_UNPRINTABLE = dict.fromkeys(range(32), " ") | {127: " "}
 
 
 def _nonfinite(token: str) -> float:
@@ -73,12 +72,6 @@ class _DuplicateKeyError(ValueError):
     def __init__(self, key: str):
         super().__init__(key)
         self.key = key
-
-
-def clean_text(text: str, limit: int = 60) -> str:
-    """User-supplied text made safe for a one-line message: no control characters, bounded."""
-    text = str(text).translate(_UNPRINTABLE)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _depth(obj, limit: int) -> int:
@@ -219,6 +212,30 @@ def validate_price_book(data: dict) -> DerivedPriceBook:
         raise scenario_error(exc, DerivedPriceBook) from None
 
 
+def _is_broken(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _surrogate_path(doc) -> str | None:
+    """Dotted path of the first key or string holding a lone surrogate ('' for the top), else None."""
+    stack = [(doc, "")]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, str) and _is_broken(node):
+            return path
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in items:
+            if isinstance(key, str) and _is_broken(key):
+                return path or ""
+            sub = f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else str(key))
+            stack.append((value, sub))
+    return None
+
+
 def parse_document(raw: bytes | str, fmt: str = "json", what: str = "scenario") -> dict:
     """Parse untrusted JSON/YAML text (a ``what``) into a mapping, within the size, depth and syntax limits."""
     if isinstance(raw, str):
@@ -226,6 +243,8 @@ def parse_document(raw: bytes | str, fmt: str = "json", what: str = "scenario") 
     if len(raw) > MAX_SCENARIO_BYTES:
         raise ScenarioError([("", f"the {what} is {len(raw):,} bytes; at most "
                                   f"{MAX_SCENARIO_BYTES:,} bytes are accepted")])
+    if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark, as some Windows editors write
+        raw = raw[3:]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -254,4 +273,8 @@ def parse_document(raw: bytes | str, fmt: str = "json", what: str = "scenario") 
                                   f"{type(data).__name__}")])
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
         raise ScenarioError([("", f"the {what} is nested deeper than {MAX_DEPTH} levels")])
+    where = _surrogate_path(data)
+    if where is not None:  # "\ud800" is valid JSON but no character: refuse it before it reaches a page
+        raise ScenarioError([(where, "contains an unpaired UTF-16 surrogate escape (such as \\ud800); "
+                                     "use real characters")])
     return data

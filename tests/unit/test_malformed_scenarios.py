@@ -83,7 +83,7 @@ CASES: dict[str, Case] = {
     "nodes_string.json": Case("cluster.nodes", ("integer", NODES_RANGE)),
     "nodes_null.json": Case("cluster.nodes", ("integer", NODES_RANGE)),
     "name_not_string.json": Case("name", ("valid string",)),
-    "name_lone_surrogate.json": Case("name", ("valid string",)),
+    "name_lone_surrogate.json": Case("name", ("surrogate",)),
     "yaml_date_for_name.yaml": Case("name", ("valid string",)),
     "section_not_object.json": Case("cluster", ("dictionary",)),
     "fabrics_not_list.json": Case("fabrics", ("valid list",)),
