@@ -1,6 +1,6 @@
 # Two set-up commands for a fresh machine with Python >= 3.11:
 #   make run   - create .venv, install, start the app on http://localhost:8501
-#   make test  - install test dependencies (Python packages; Chromium and a CJK font from Debian
+#   make test  - install test dependencies (Python packages; Chromium, a CJK font and PostgreSQL from Debian
 #                when missing), run the whole suite: lint, unit, property, app and browser tests
 PYTHON ?= python3
 VENV   ?= .venv
