@@ -62,24 +62,29 @@ for col, category in zip(dcols, DISCOUNT_CATEGORIES, strict=True):
         discounts[category] = float(value)
 
 rows = []
+fab_names = labels.fabric_names(t)
 for kind, items, bounds in (("gpus", cat.gpus, BOOK_GPU_PRICE_BOUNDS), ("fabrics", cat.fabrics, FABRIC_PRICE_BOUNDS)):
     for item in items:
         prices = base.gpus[item] if kind == "gpus" else base.fabrics[item]
         explicit = (getattr(start, kind).get(item, {}) if start else {})
         for field in bounds:
-            rows.append({"kind": kind, "item": item, "field": field, "public": getattr(prices, field).typical,
-                         "price": explicit.get(field)})
+            rows.append({"kind": kind, "item": item, "field": field,
+                         "kind_label": t(f"pb.kind.{kind}"),
+                         "item_label": cat.gpus[item].name if kind == "gpus" else fab_names.get(item, item),
+                         "field_label": t.get(f"q.{field}", field),
+                         "public": getattr(prices, field).typical, "price": explicit.get(field)})
 frame = pd.DataFrame(rows)
 frame["price"] = frame["price"].astype("float64")
 st.markdown(f"**{t('pb.prices')}**")
 st.caption(t("pb.prices_help"))
 edited = st.data_editor(
     frame, key=f"pb_prices_{bid}", hide_index=True, width="stretch", height=360,
-    disabled=["kind", "item", "field", "public"],
+    disabled=["kind", "item", "field", "kind_label", "item_label", "field_label", "public"],
+    column_order=["kind_label", "item_label", "field_label", "public", "price"],
     column_config={
-        "kind": st.column_config.TextColumn(t("pb.col_kind")),
-        "item": st.column_config.TextColumn(t("pb.col_item")),
-        "field": st.column_config.TextColumn(t("pb.col_field")),
+        "kind_label": st.column_config.TextColumn(t("pb.col_kind")),
+        "item_label": st.column_config.TextColumn(t("pb.col_item")),
+        "field_label": st.column_config.TextColumn(t("pb.col_field")),
         "public": st.column_config.NumberColumn(t("pb.col_public", currency=base.currency), format="%.2f"),
         "price": st.column_config.NumberColumn(t("pb.col_price", currency=base.currency), min_value=0.0,
                                                format="%.2f"),
@@ -104,7 +109,6 @@ if book is not None:
     public = scenario.model_copy(update={"custom_price_book": None})
     r_pub = compute.evaluate(compute.key(public), _scenario=public)
     r_book = compute.evaluate(compute.key(with_book), _scenario=with_book)
-    fab_names = labels.fabric_names(t)
     st.markdown(f"**{t('pb.effect', name=md_escape(scenario.name))}**")
     st.dataframe(pd.DataFrame([{
         t("pb.col_fabric"): fab_names.get(a["id"], a["id"]),

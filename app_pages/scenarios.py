@@ -14,7 +14,7 @@ import streamlit as st
 
 import store
 from store import documents
-from webui import compute, scenario_diff, session, storage, widgets
+from webui import compute, labels, scenario_diff, session, storage, widgets
 from webui.text import md_escape
 
 t = session.translator()
@@ -72,6 +72,15 @@ with st.container(border=True):
         st.caption(t("scn.export_help", name=md_escape(current.name)))
 
 # --- sign-in -------------------------------------------------------------------------------
+def _sign_in() -> None:
+    ok, msg, minutes = storage.sign_in(st.session_state.get("auth_user", ""), st.session_state.get("auth_pw", ""))
+    st.session_state["auth_pw"] = ""  # the password never outlives the attempt
+    if ok:
+        _flash("success", t(msg, user=md_escape(storage.display_name())))
+    else:
+        st.session_state["auth_error"] = t(msg, minutes=int(minutes))
+
+
 if owner is None:
     with st.container(border=True):
         st.subheader(t("auth.title"))
@@ -79,16 +88,13 @@ if owner is None:
         if storage.oidc_configured():
             if st.button(t("auth.sso"), key="auth_sso", icon=":material/login:"):
                 st.login()
-        with st.form("auth_form", clear_on_submit=False):
-            user = st.text_input(t("auth.user"), key="auth_user", max_chars=64)
-            pw = st.text_input(t("auth.password"), type="password", key="auth_pw", max_chars=256)
-            submitted = st.form_submit_button(t("auth.submit"))
-        if submitted:
-            ok, msg, minutes = storage.sign_in(user, pw)
-            if ok:
-                _flash("success", t(msg, user=md_escape(storage.display_name())))
-                st.rerun()
-            st.error(t(msg, minutes=int(minutes)), icon="🔒")
+        else:
+            with st.form("auth_form", clear_on_submit=False):
+                st.text_input(t("auth.user"), key="auth_user", max_chars=64)
+                st.text_input(t("auth.password"), type="password", key="auth_pw", max_chars=256)
+                st.form_submit_button(t("auth.submit"), on_click=_sign_in)
+            if "auth_error" in st.session_state:
+                st.error(st.session_state.pop("auth_error"), icon="🔒")
     st.stop()
 
 if db is None:
@@ -275,8 +281,9 @@ ra = compute.evaluate(compute.key(sa), _scenario=sa)
 rb = compute.evaluate(compute.key(sb), _scenario=sb)
 res = scenario_diff.result_rows(ra, rb)
 st.markdown(f"**{t('scn.diff_results')}**")
+fabric_names = labels.fabric_names(t)
 shown = pd.DataFrame({
-    t("scn.col_fabric"): res["fabric"],
+    t("scn.col_fabric"): [fabric_names.get(f, f) for f in res["fabric"]],
     f"TCO A ({money.currency})": [money(x) if x is not None else "—" for x in res["tco_a"]],
     f"TCO B ({money.currency})": [money(x) if x is not None else "—" for x in res["tco_b"]],
     "Δ (B − A)": [money.delta(x) if x is not None else "—" for x in res["delta"]],

@@ -16,6 +16,7 @@ class Policy:
     """Login throttle [count, s], share-token size [bytes] and SQLite busy timeout [ms]."""
 
     max_login_failures: int
+    max_client_failures: int
     login_window_s: float
     share_token_bytes: int
     sqlite_busy_timeout_ms: int
@@ -27,6 +28,7 @@ def policy() -> Policy:
     raw = yaml.safe_load(POLICY_FILE.read_text(encoding="utf-8"))
     return Policy(
         max_login_failures=int(raw["login_throttle"]["max_failures"]),
+        max_client_failures=int(raw["login_throttle"]["max_failures_per_client"]),
         login_window_s=float(raw["login_throttle"]["window_s"]),
         share_token_bytes=int(raw["share_token"]["bytes"]),
         sqlite_busy_timeout_ms=int(raw["database"]["sqlite_busy_timeout_ms"]),

@@ -343,15 +343,19 @@ class Store:
                              DerivedPriceBook.model_validate(json.loads(row.document)))
 
     # -- sign-in throttle -----------------------------------------------------------------
-    def login_wait_s(self, username: str, now: float | None = None) -> float:
-        """Seconds until ``username`` may try to sign in again (0 = now); shared by all replicas."""
+    def login_wait_s(self, username: str, now: float | None = None, limit: int | None = None) -> float:
+        """Seconds until the key ``username`` may try to sign in again (0 = now); shared by all replicas.
+
+        ``limit`` failures within the policy's window block the key (default: the per-user limit).
+        """
         pol = policy()
+        limit = pol.max_login_failures if limit is None else limit
         now = time.time() if now is None else now
         with self._read() as conn:
             times = conn.execute(sa.select(login_failures.c.at).where(
                 login_failures.c.username == username[:200], login_failures.c.at > now - pol.login_window_s)
-                .order_by(login_failures.c.at.desc()).limit(pol.max_login_failures)).scalars().all()
-        if len(times) < pol.max_login_failures:
+                .order_by(login_failures.c.at.desc()).limit(limit)).scalars().all()
+        if len(times) < limit:
             return 0.0
         return max(0.0, times[-1] + pol.login_window_s - now)
 

@@ -14,6 +14,7 @@ import math
 import streamlit as st
 
 import store
+import store.policy
 from store import accounts, config
 
 log = logging.getLogger(__name__)
@@ -79,8 +80,11 @@ def sign_in(username: str, password: str) -> tuple[bool, str, float]:
     if db is None:
         return False, "auth.store_down", 0.0
     name = (username or "").strip().lower()[:64]
-    keys = [f"user:{name}"] + ([f"ip:{_client()}"] if _client() else [])
-    wait = max(db.login_wait_s(k) for k in keys)
+    pol = store.policy.policy()
+    keys = {f"user:{name}": pol.max_login_failures}
+    if _client():
+        keys[f"ip:{_client()}"] = pol.max_client_failures
+    wait = max(db.login_wait_s(k, limit=n) for k, n in keys.items())
     if wait > 0:
         return False, "auth.throttled", math.ceil(wait / 60)
     ok = accounts.verify(config.users_file(), name, password or "")

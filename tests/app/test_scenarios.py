@@ -80,6 +80,7 @@ def test_unknown_user_fails_like_a_wrong_password():
 def test_sales_saves_versions_compares_and_restores(db):
     at = _sign_in(open_page("scenarios"), "alice")
     assert at.success[0].value.startswith("Welcome")
+    assert at.session_state["auth_pw"] == ""  # the password is not kept in the session
     _name_box(at).set_value("Acme 2027").run()
     at.button(key="scn_save_new").click().run()
     assert "version 1" in at.success[0].value

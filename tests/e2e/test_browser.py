@@ -153,3 +153,11 @@ def test_report_downloads_are_built_on_click(browser, server, tmp_path):
     assert info.value.suggested_filename.endswith("-en.pdf")
     assert info.value.path().read_bytes()[:5] == b"%PDF-"
     context.close()
+
+
+def test_a_customer_cannot_reach_the_price_books_page_by_url(browser, server):
+    context, page = _open(browser, f"{server}/price-books?lang=en")
+    assert page.locator("h1", has_text="Price books").count() == 0
+    assert page.get_by_role("link", name="Price books").count() == 0
+    assert page.get_by_role("link", name="Scenarios").count() == 1
+    context.close()

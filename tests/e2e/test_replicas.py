@@ -9,7 +9,7 @@ import json
 import re
 
 import pytest
-from browser_helpers import CHROMIUM, FLAGS, AppServer, open_page, require_browser, settle, wait_for
+from browser_helpers import CHROMIUM, FLAGS, ROOT, AppServer, open_page, require_browser, settle, wait_for
 
 import costmodel
 import store
@@ -17,6 +17,7 @@ from store import accounts
 from webui.money import Money, default_rate
 
 PASSWORD = "replica test password"
+SHOTS = ROOT / "out" / "screenshots"
 HOSTILE = '<img src=x onerror="window.__pwned=1"> Replica **deal**'
 
 
@@ -110,4 +111,14 @@ def test_saved_on_one_replica_loads_identically_on_the_other(replicas, browser, 
     settle(page)
     assert wait_for(page, lambda: _compare(page), expected) == expected
     assert page.evaluate("() => window.__pwned") is None
+    # the sales engineer's pages, for the eye (out/screenshots/)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for link, shot in (("Scenarios", "scenarios-sales-en.png"), ("Price books", "price-books-en.png")):
+        page.get_by_role("link", name=link).click()
+        page.wait_for_selector(f"h1:has-text('{link}')")
+        settle(page)
+        page.set_viewport_size({"width": 1500, "height": 2400})
+        page.wait_for_timeout(800)
+        assert page.locator('[data-testid="stException"]').count() == 0, link
+        page.screenshot(path=str(SHOTS / shot), full_page=True)
     ctx_b.close()

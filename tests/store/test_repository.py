@@ -150,3 +150,11 @@ def test_login_throttle_is_shared_and_clears_on_success(db):
     assert db.login_wait_s("carol", now=t0 + 901) == 0  # the window has passed
     db.record_login("carol", ok=True, now=t0 + 6)
     assert db.login_wait_s("carol", now=t0 + 7) == 0
+
+
+def test_a_client_address_has_its_own_higher_limit(db):
+    t0 = 2_000_000.0
+    for i in range(10):
+        db.record_login("ip:10.0.0.1", ok=False, now=t0 + i)
+    assert db.login_wait_s("ip:10.0.0.1", now=t0 + 11) > 0  # over the per-user default of 5
+    assert db.login_wait_s("ip:10.0.0.1", now=t0 + 11, limit=50) == 0
