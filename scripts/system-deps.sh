@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Debian packages the test suite needs: Chromium for the browser tests (Playwright drives
 # /usr/bin/chromium; nothing downloads a browser), a CJK font so Chinese pages render as text,
-# and the PostgreSQL server the store's tests start on a loopback port.
+# the PostgreSQL server the store's tests start on a loopback port, and nginx for the deployment
+# tests (deploy/nginx.conf in front of two app replicas).
 # Installs what is missing when it can (root or sudo); otherwise says what to install.
 set -uo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
 if ! (command -v fc-list >/dev/null 2>&1 && fc-list | grep -qi "Noto Sans CJK"); then need+=(fonts-noto-cjk); fi
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
-  echo "note: install ${need[*]} (Debian) to run the browser and PostgreSQL tests; without them they skip (and fail under CI=true)"
+  echo "note: install ${need[*]} (Debian) to run the browser, PostgreSQL and deployment tests; without them they skip (and fail under CI=true)"
   exit 0
 fi
 echo "installing Debian packages: ${need[*]}"

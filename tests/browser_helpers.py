@@ -47,17 +47,22 @@ def free_port() -> int:
 class AppServer:
     """One ``streamlit run app.py`` on a loopback port, its output in ``out/streamlit-<tag>-<port>.log``."""
 
-    def __init__(self, tag: str, env: dict[str, str] | None = None, port: int | None = None):
+    def __init__(self, tag: str, env: dict[str, str] | None = None, port: int | None = None,
+                 production: bool = False):
         self.port = port or free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         (ROOT / "out").mkdir(exist_ok=True)
         self.log_path = ROOT / "out" / f"streamlit-{tag}-{self.port}.log"
         self._log = open(self.log_path, "w")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
-             "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats", "false"],
-            cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
-        )
+        env = {**os.environ, **(env or {})}
+        if production:  # the container's start command (scripts/serve.sh)
+            cmd = ["sh", str(ROOT / "scripts" / "serve.sh")]
+            env.update(PYTHON=sys.executable, PORT=str(self.port), ADDRESS="127.0.0.1")
+        else:
+            cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
+                   "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats",
+                   "false"]
+        self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env=env)
 
     def wait_ready(self, timeout_s: float = 90) -> AppServer:
         deadline = time.time() + timeout_s
