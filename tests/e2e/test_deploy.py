@@ -102,6 +102,8 @@ def test_upload_through_nginx_then_a_second_session_loads_identical_results(stac
         assert header in response.headers, header
     cookies = {c["name"]: c["value"] for c in ctx.cookies()}
     assert re.fullmatch(r"[0-9a-f]{32}", cookies["fabric_route"])
+    blocked = []  # what the Content-Security-Policy refuses would show in the console
+    page.on("console", lambda msg: blocked.append(msg.text) if "Content Security Policy" in msg.text else None)
     _sign_in(page)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
     page.get_by_text("Imported “").wait_for()
@@ -110,6 +112,8 @@ def test_upload_through_nginx_then_a_second_session_loads_identical_results(stac
     page.get_by_text("as version 1.").wait_for()
     expected = _expected(scen)
     assert wait_for(page, lambda: _compare(page), expected) == expected
+    page.locator(".js-plotly-plot").first.wait_for()  # charts draw under the policy
+    assert blocked == []
     ctx.close()
 
     for _ in range(2):  # new sessions land on either replica; each lists and loads the same scenario
