@@ -5,6 +5,7 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+TOOLS  ?= .venv-tools
 PORT   ?= 8501
 
 .PHONY: run test lint bench install install-dev clean
@@ -21,8 +22,13 @@ $(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $(VENV)/.installed $@
 
+$(TOOLS)/.installed: requirements-tools.txt
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install -q -r requirements-tools.txt
+	touch $@
+
 install: $(VENV)/.installed
-install-dev: $(VENV)/.installed-dev
+install-dev: $(VENV)/.installed-dev $(TOOLS)/.installed
 
 run: install
 	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true
@@ -41,4 +47,4 @@ bench: install-dev
 	PYTHONPATH=. $(BIN)/python bench/pdf_bench.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(TOOLS) .pytest_cache .ruff_cache .hypothesis

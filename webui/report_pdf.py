@@ -51,7 +51,7 @@ def _svg(fig) -> str:
     if os.path.exists(CHROMIUM):
         os.environ.setdefault("BROWSER_PATH", CHROMIUM)
     if not _kaleido_started:
-        kaleido.start_sync_server(silence_warnings=True)
+        kaleido.start_sync_server(silence_warnings=True, mathjax=False)  # no LaTeX in charts: no CDN fetch
         _kaleido_started = True
     svg = pio.to_image(fig, format="svg", width=900, height=420)
     return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
