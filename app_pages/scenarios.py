@@ -13,6 +13,8 @@ import pandas as pd
 import streamlit as st
 
 import store
+from costmodel.errors import ScenarioError
+from costmodel.validation import validate_scenario
 from store import documents
 from webui import compute, labels, scenario_diff, session, storage, widgets
 from webui.text import md_escape
@@ -125,10 +127,9 @@ with st.container(border=True):
 
     def _save(as_new: bool) -> None:
         try:
-            scen = session.scenario().model_copy(update={"name": name.strip() or session.scenario().name})
-            scen = type(scen).model_validate(scen.model_dump(mode="json"))
-            info = db.save_scenario(owner, scen, None if as_new else own_origin["id"], note=note)
-        except (store.StoreError, ValueError) as exc:
+            doc = {**session.scenario().model_dump(mode="json"), "name": name.strip() or session.scenario().name}
+            info = db.save_scenario(owner, validate_scenario(doc), None if as_new else own_origin["id"], note=note)
+        except (store.StoreError, ScenarioError) as exc:
             _flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
             return
         session.set_scenario(info.scenario())
@@ -175,7 +176,7 @@ else:
         new = st.session_state.get("scn_rename", "").strip()
         try:
             info = db.rename(owner, picked.id, new)
-        except (store.StoreError, ValueError) as exc:
+        except (store.StoreError, ScenarioError) as exc:
             _flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
             return
         if own_origin and own_origin["id"] == picked.id:

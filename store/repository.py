@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from costmodel.schema import DerivedPriceBook, Scenario
+from costmodel.validation import validate_scenario
 
 from . import migrate
 from .config import database_url
@@ -205,15 +206,15 @@ class Store:
         return self.save_scenario(owner, old.scenario(), scenario_id, note=f"restored version {version}")
 
     def rename(self, owner: str | None, scenario_id: str, name: str) -> VersionInfo:
-        """Rename: a new version whose only change is the name."""
+        """Rename: a new version whose only change is the name (ScenarioError names a bad name)."""
         latest = self.load(owner, scenario_id)
-        renamed = Scenario.model_validate({**latest.document, "name": name})
+        renamed = validate_scenario({**latest.document, "name": name})
         return self.save_scenario(owner, renamed, scenario_id, note=f"renamed from {latest.name!r}")
 
     def duplicate(self, owner: str | None, scenario_id: str, name: str | None = None) -> VersionInfo:
         """A new scenario starting from the latest version of this one."""
         latest = self.load(owner, scenario_id)
-        copy = Scenario.model_validate({**latest.document, "name": name or f"{latest.name} (copy)"[:200]})
+        copy = validate_scenario({**latest.document, "name": name or f"{latest.name} (copy)"[:200]})
         return self.save_scenario(owner, copy, note=f"copy of {latest.name!r} version {latest.version}")
 
     def delete(self, owner: str | None, scenario_id: str) -> None:

@@ -188,3 +188,11 @@ def test_a_price_book_changes_the_results_and_every_page_names_it(db):
                                              "deleted_rows": []}
     at.run()
     assert not at.error and not at.button(key="pb_save").disabled
+
+
+def test_a_blank_or_invisible_name_is_refused_with_a_message(db):
+    at = _sign_in(open_page("scenarios"), "alice")
+    _name_box(at).set_value("Acme\u202e").run()
+    at.button(key="scn_save_new").click().run()
+    assert "name" in at.error[0].value and "invisible" in at.error[0].value
+    assert not any(s.name.startswith("Acme\u202e") for s in db.list_scenarios("local:alice"))
