@@ -51,6 +51,8 @@ def make_bare_app(tmp: Path) -> Path:
     for name in PAGES:
         widgets = BARE_WIDGETS.get(name, "")
         (tmp / "app_pages" / f"{name}.py").write_text(BARE_PAGE.format(name=name, widgets=widgets), encoding="utf-8")
+    for name in ("scenarios", "price_books"):  # registered by the frame, not benchmarked here
+        (tmp / "app_pages" / f"{name}.py").write_text("import streamlit as st\nst.title('x')\n", encoding="utf-8")
     for item in (".streamlit",):  # the webui and costmodel packages come from the repo root on sys.path
         (tmp / item).symlink_to(ROOT / item)
     app = tmp / "app.py"
