@@ -96,10 +96,14 @@ class Stack:
     def __init__(self, database_url: str, users_file: Path, replicas: int = 2, nginx_upstreams: str | None = None):
         env = {"DATABASE_URL": database_url, "FABRIC_TCO_USERS": str(users_file)}
         self.apps = [AppServer(f"replica{i}", env, port=free_port(), production=True) for i in range(replicas)]
-        for app in self.apps:
-            app.wait_ready()
         self.nginx = Nginx([a.port for a in self.apps], upstreams=nginx_upstreams)
-        self.nginx.start()
+        try:
+            for app in self.apps:
+                app.wait_ready()
+            self.nginx.start()
+        except BaseException:  # pytest.fail is a BaseException: never leave replicas behind
+            self.stop()
+            raise
         self.base = self.nginx.base
 
     def stop(self) -> None:

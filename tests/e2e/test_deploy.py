@@ -131,8 +131,6 @@ def test_without_stickiness_the_upload_fails(users, pg_server, browser, tmp_path
     require_nginx()
     env = {"DATABASE_URL": pg_server.new_database(), "FABRIC_TCO_USERS": str(users)}
     a, b = (AppServer("split-a", env, production=True), AppServer("split-b", env, production=True))
-    a.wait_ready()
-    b.wait_ready()
     split = Path(tempfile.mkdtemp(prefix="fabric-tco-split-")) / "split.conf"
     port = free_port()
     split.write_text(f"""pid /tmp/nginx-fabric-tco-split.pid;
@@ -151,8 +149,11 @@ http {{
     }}
 }}
 """)
-    proxy = Nginx([], conf=split, upstreams="# unused\n", listen=port).start()
+    proxy = Nginx([], conf=split, upstreams="# unused\n", listen=port)
     try:
+        a.wait_ready()
+        b.wait_ready()
+        proxy.start()
         _, upload = _scenario_file(tmp_path, "split")
         ctx, page = open_page(browser, f"{proxy.base}/scenarios?lang=en")
         page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
