@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 TOOLS  ?= .venv-tools
 PORT   ?= 8501
 
-.PHONY: run test lint bench install install-dev clean
+.PHONY: run test lint bench bench-load install install-dev clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,9 @@ bench: install-dev
 	PYTHONPATH=. $(BIN)/python bench/model_bench.py
 	PYTHONPATH=. $(BIN)/python bench/app_bench.py
 	PYTHONPATH=. $(BIN)/python bench/pdf_bench.py
+
+bench-load: install-dev   # needs Debian's nginx and postgresql (make test installs them) and port 8080
+	PYTHONPATH=. $(BIN)/python bench/load_bench.py
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .ruff_cache .hypothesis

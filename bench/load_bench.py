@@ -35,7 +35,7 @@ one session alone through nginx (``--changes`` changes back to back: the baselin
 concurrent sessions × ``--changes`` changes (all open before the first change; p50/p95 and their
 ratios to the baseline, target ≤ 3×; server memory per session = growth of both replicas' VmRSS
 once the sessions are open, and after their changes, divided by the number of sessions); a ramp
-of 20, 40, 60, … concurrent sessions × ``--ramp-changes`` changes until the change p95 passes
+of 50, 100, 150, … concurrent sessions (``--ramp-step``) × ``--ramp-changes`` changes until the change p95 passes
 1 s, ``--ramp-cap`` sessions or the ``--ramp-budget`` time. Sessions per replica and model runs
 per replica come from each replica's ``/_stcore/metrics``. What the client does not do like a
 browser: see ``bench/st_client.py``.
@@ -417,10 +417,10 @@ def main() -> int:
     ap.add_argument("--sessions", type=int, default=20)
     ap.add_argument("--changes", type=int, default=10)
     ap.add_argument("--think", type=float, default=5.0, help="mean think time between interactions [s]")
-    ap.add_argument("--ramp-step", type=int, default=20)
+    ap.add_argument("--ramp-step", type=int, default=50)
     ap.add_argument("--ramp-changes", type=int, default=3)
-    ap.add_argument("--ramp-cap", type=int, default=200)
-    ap.add_argument("--ramp-budget", type=float, default=180.0, help="[s]")
+    ap.add_argument("--ramp-cap", type=int, default=400)
+    ap.add_argument("--ramp-budget", type=float, default=900.0, help="[s]")
     ap.add_argument("--timeout", type=float, default=30.0, help="per script run [s]")
     args = ap.parse_args()
     if args.quick:
