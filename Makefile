@@ -1,7 +1,8 @@
 # Two set-up commands for a fresh machine with Python >= 3.11:
 #   make run   - create .venv, install, start the app on http://localhost:8501
-#   make test  - install test dependencies (Python packages; Chromium, a CJK font and PostgreSQL from Debian
-#                when missing), run the whole suite: lint, unit, property, app and browser tests
+#   make test  - install test dependencies (Python packages, checkov in .venv-tools; Chromium, a CJK font,
+#                PostgreSQL and nginx from Debian when missing), run the whole suite: lint, unit, property,
+#                store, app, browser and deployment tests
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
