@@ -89,7 +89,8 @@ def sign_in(username: str, password: str) -> tuple[bool, str, float]:
         return False, "auth.throttled", math.ceil(wait / 60)
     ok = accounts.verify(config.users_file(), name, password or "")
     for key in keys:
-        db.record_login(key, ok)
+        if not ok or key.startswith("user:"):  # a success clears its name's count, never an address's
+            db.record_login(key, ok)
     if not ok:
         return False, "auth.failed", 0.0
     st.session_state[KEY_USER] = name
