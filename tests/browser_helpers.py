@@ -59,9 +59,10 @@ class AppServer:
             cmd = ["sh", str(ROOT / "scripts" / "serve.sh")]
             env.update(PYTHON=sys.executable, PORT=str(self.port), ADDRESS="127.0.0.1")
         else:
+            # no file watcher: it would watch the whole checkout (.venv included) for nothing
             cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
                    "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats",
-                   "false"]
+                   "false", "--server.fileWatcherType", "none"]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env=env)
 
     def wait_ready(self, timeout_s: float = 90) -> AppServer:
