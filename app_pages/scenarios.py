@@ -13,6 +13,7 @@ import pandas as pd
 import streamlit as st
 
 import store
+from costmodel import price_books
 from costmodel.errors import ScenarioError
 from costmodel.validation import validate_scenario
 from store import documents
@@ -67,7 +68,7 @@ with st.container(border=True):
                 _flash("success", t("scn.imported", name=md_escape(imported.name)))
                 st.rerun()
     with right:
-        current = session.scenario()
+        current = session.scenario() if owner else price_books.quote_only(session.scenario())
         st.download_button(t("scn.export"), documents.export_scenario(current),
                            file_name="scenario.json", mime="application/json", key="scn_export",
                            icon=":material/download:")

@@ -70,3 +70,26 @@ def label(scenario: Scenario) -> str:
     if scenario.custom_price_book is not None:
         return scenario.custom_price_book.name
     return scenario.price_book
+
+
+QUOTE_NAME = "negotiated prices"  # what a customer sees instead of the book's own name
+
+
+def quote_only(scenario: Scenario, catalog: Catalog | None = None) -> Scenario:
+    """The scenario as a customer may see it: a derived book is replaced by the resolved prices of
+    the items this scenario uses (its GPU, its fabrics) — no discounts, other items, name or id.
+
+    Every result of the scenario stays the same (the prices are the ones it was computed with);
+    only their uncertainty ranges collapse. A scenario on a published book is returned unchanged.
+    """
+    if scenario.custom_price_book is None:
+        return scenario
+    book = for_scenario(scenario, catalog)
+    gpu = scenario.cluster.gpu
+    quote = DerivedPriceBook(
+        name=QUOTE_NAME,
+        gpus={gpu: {f: getattr(book.gpus[gpu], f).typical for f in type(book.gpus[gpu]).model_fields}},
+        fabrics={fid: {f: getattr(book.fabrics[fid], f).typical for f in type(book.fabrics[fid]).model_fields}
+                 for fid in scenario.fabrics},
+    )
+    return scenario.model_copy(update={"custom_price_book": quote})

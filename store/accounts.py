@@ -7,6 +7,7 @@ atomically with mode 0600; add users with ``python -m store add-user NAME``.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import os
 import re
@@ -85,10 +86,30 @@ def list_users(path: Path) -> list[str]:
     return sorted(_load(path))
 
 
+def exists(path: Path, name: str) -> bool:
+    """True while ``name`` is in the accounts file (re-read only when the file changes)."""
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return False
+    return name in _names(str(path), stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _names(path: str, _stamp: int) -> frozenset[str]:
+    try:
+        return frozenset(_load(Path(path)))
+    except StoreError:
+        return frozenset()
+
+
 def verify(path: Path, name: str, password: str) -> bool:
     """True when ``password`` is the user's; the same work is done for unknown names."""
     users = _load(path) if isinstance(name, str) and USERNAME.match(name) else {}
-    stored = users.get(name, {}).get("password_hash", _DUMMY_HASH)
+    entry = users.get(name)
+    stored = entry.get("password_hash", _DUMMY_HASH) if isinstance(entry, dict) else _DUMMY_HASH
+    if not isinstance(stored, str):
+        stored = _DUMMY_HASH
     try:
         ok = _HASHER.verify(stored, password[:MAX_PASSWORD_CHARS])
     except (VerificationError, InvalidHashError):

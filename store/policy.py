@@ -17,6 +17,7 @@ class Policy:
 
     max_login_failures: int
     max_client_failures: int
+    max_parallel_checks: int
     login_window_s: float
     share_token_bytes: int
     sqlite_busy_timeout_ms: int
@@ -29,6 +30,7 @@ def policy() -> Policy:
     return Policy(
         max_login_failures=int(raw["login_throttle"]["max_failures"]),
         max_client_failures=int(raw["login_throttle"]["max_failures_per_client"]),
+        max_parallel_checks=int(raw["login_throttle"]["max_parallel_checks"]),
         login_window_s=float(raw["login_throttle"]["window_s"]),
         share_token_bytes=int(raw["share_token"]["bytes"]),
         sqlite_busy_timeout_ms=int(raw["database"]["sqlite_busy_timeout_ms"]),

@@ -7,6 +7,7 @@ reported exactly like a missing one (:class:`NotFound`), so ids and tokens revea
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from costmodel.price_books import quote_only
 from costmodel.schema import DerivedPriceBook, Scenario
 from costmodel.validation import validate_scenario
 
@@ -269,7 +271,11 @@ class Store:
                 raise NotFound("no such link")
 
     def open_share_token(self, token: str) -> VersionInfo:
-        """The scenario version a token grants read access to; anyone may call this."""
+        """The scenario version a token grants read access to; anyone may call this.
+
+        A derived price book in it is reduced to the prices of the items it uses
+        (:func:`costmodel.price_books.quote_only`): same results, no book.
+        """
         if not isinstance(token, str) or not _TOKEN.match(token):
             raise NotFound("this link is not valid")
         with self._read() as conn:
@@ -281,7 +287,10 @@ class Store:
             ).first()
             if row is None:
                 raise NotFound("this link is not valid or was revoked")
-            return self._version(conn, row.scenario_id, row.version or row.latest_version)
+            info = self._version(conn, row.scenario_id, row.version or row.latest_version)
+        # a customer gets the prices of the quote, never the sales price book behind them
+        quote = quote_only(info.scenario()).model_dump(mode="json")
+        return dataclasses.replace(info, document=quote)
 
     # -- price books ----------------------------------------------------------------------
     def save_price_book(self, owner: str | None, book: DerivedPriceBook) -> PriceBookInfo:
@@ -344,21 +353,50 @@ class Store:
                              DerivedPriceBook.model_validate(json.loads(row.document)))
 
     # -- sign-in throttle -----------------------------------------------------------------
+    def begin_login(self, keys: dict[str, int], now: float | None = None) -> tuple[float, list[int]]:
+        """Atomically check and count a sign-in attempt for every key (name → its failure limit).
+
+        Returns (seconds to wait, []) when a key is throttled, else (0, ids of one provisional failure
+        per key) — counted *before* the password is checked, so parallel attempts cannot all pass.
+        Settle it with :meth:`finish_login`.
+        """
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            if not is_sqlite(self.engine):  # SQLite's BEGIN IMMEDIATE already serialises writers
+                for key in sorted(keys):
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key[:200]})
+            waits = [self._wait(conn, key, limit, now) for key, limit in keys.items()]
+            if max(waits, default=0.0) > 0:
+                return max(waits), []
+            ids = [conn.execute(login_failures.insert().values(username=key[:200], at=now)).inserted_primary_key[0]
+                   for key in keys]
+        return 0.0, ids
+
+    def finish_login(self, ids: list[int], ok: bool, user_key: str) -> None:
+        """After the password check: a success removes the provisional rows and the name's failures."""
+        if not ok:
+            return
+        with self._write() as conn:
+            conn.execute(login_failures.delete().where(login_failures.c.id.in_(ids)))
+            conn.execute(login_failures.delete().where(login_failures.c.username == user_key[:200]))
+
+    @staticmethod
+    def _wait(conn: sa.Connection, key: str, limit: int, now: float) -> float:
+        window = policy().login_window_s
+        times = conn.execute(sa.select(login_failures.c.at).where(
+            login_failures.c.username == key[:200], login_failures.c.at > now - window)
+            .order_by(login_failures.c.at.desc()).limit(limit)).scalars().all()
+        return 0.0 if len(times) < limit else max(0.0, times[-1] + window - now)
+
     def login_wait_s(self, username: str, now: float | None = None, limit: int | None = None) -> float:
         """Seconds until the key ``username`` may try to sign in again (0 = now); shared by all replicas.
 
         ``limit`` failures within the policy's window block the key (default: the per-user limit).
         """
-        pol = policy()
-        limit = pol.max_login_failures if limit is None else limit
+        limit = policy().max_login_failures if limit is None else limit
         now = time.time() if now is None else now
         with self._read() as conn:
-            times = conn.execute(sa.select(login_failures.c.at).where(
-                login_failures.c.username == username[:200], login_failures.c.at > now - pol.login_window_s)
-                .order_by(login_failures.c.at.desc()).limit(limit)).scalars().all()
-        if len(times) < limit:
-            return 0.0
-        return max(0.0, times[-1] + pol.login_window_s - now)
+            return self._wait(conn, username, limit, now)
 
     def record_login(self, username: str, ok: bool, now: float | None = None) -> None:
         """Count a failed sign-in; a success clears the user's failures."""

@@ -14,6 +14,7 @@ import json
 import zlib
 
 import costmodel
+from costmodel import price_books
 from costmodel.errors import ScenarioError
 from costmodel.validation import parse_document, validate_scenario
 
@@ -63,7 +64,12 @@ def merge(base: dict, changes: dict) -> dict:
 
 
 def encode(scenario: costmodel.Scenario, preset_id: str) -> str:
-    """Token of the scenario's difference from the preset ('' when there is none)."""
+    """Token of the scenario's difference from the preset ('' when there is none).
+
+    A link may reach anyone: a sales price book in the scenario travels only as the prices of the
+    items it uses (:func:`costmodel.price_books.quote_only`), never as the book.
+    """
+    scenario = price_books.quote_only(scenario)
     changes = diff(scenario.model_dump(mode="json"), preset_scenario(preset_id).model_dump(mode="json"))
     if not changes:
         return ""

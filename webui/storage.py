@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 
 import streamlit as st
 
@@ -20,7 +21,14 @@ from store import accounts, config
 log = logging.getLogger(__name__)
 
 KEY_USER = "sales_user"
+_KEEP_ON_SIGN_OUT = ("lang", "cur", "fx")
 KEY_ORIGIN = "stored_origin"  # where the session's scenario came from: {"id", "version", "name", "shared"}
+
+
+@st.cache_resource(show_spinner=False)
+def _checks() -> threading.BoundedSemaphore:
+    """At most the policy's number of password checks at once in this process (argon2id: 64 MiB each)."""
+    return threading.BoundedSemaphore(store.policy.policy().max_parallel_checks)
 
 
 @st.cache_resource(show_spinner=False)
@@ -49,17 +57,23 @@ def owner() -> str | None:
     """The signed-in owner id, or None for a public customer session."""
     if oidc_configured():
         try:
-            if st.user.is_logged_in:
-                return "oidc:" + str(st.user.get("email") or st.user.get("sub"))
+            if st.user.is_logged_in and st.user.get("sub"):  # the stable subject, never the e-mail
+                return f"oidc:{st.user.get('iss', '')}|{st.user.get('sub')}"
         except Exception:
             return None
+        return None
     user = st.session_state.get(KEY_USER)
+    if user and not accounts.exists(config.users_file(), user):  # removed since: the session ends
+        st.session_state.pop(KEY_USER, None)
+        return None
     return f"local:{user}" if user else None
 
 
 def display_name() -> str:
     """The signed-in user's name for the page ('' for customers)."""
     who = owner()
+    if who and who.startswith("oidc:"):
+        return str(st.user.get("email") or st.user.get("name") or who.rsplit("|", 1)[-1])
     return who.split(":", 1)[1] if who else ""
 
 
@@ -84,13 +98,12 @@ def sign_in(username: str, password: str) -> tuple[bool, str, float]:
     keys = {f"user:{name}": pol.max_login_failures}
     if _client():
         keys[f"ip:{_client()}"] = pol.max_client_failures
-    wait = max(db.login_wait_s(k, limit=n) for k, n in keys.items())
+    wait, attempt = db.begin_login(keys)  # counted before the check: parallel attempts cannot all pass
     if wait > 0:
         return False, "auth.throttled", math.ceil(wait / 60)
-    ok = accounts.verify(config.users_file(), name, password or "")
-    for key in keys:
-        if not ok or key.startswith("user:"):  # a success clears its name's count, never an address's
-            db.record_login(key, ok)
+    with _checks():
+        ok = accounts.verify(config.users_file(), name, password or "")
+    db.finish_login(attempt, ok, f"user:{name}")
     if not ok:
         return False, "auth.failed", 0.0
     st.session_state[KEY_USER] = name
@@ -98,9 +111,13 @@ def sign_in(username: str, password: str) -> tuple[bool, str, float]:
 
 
 def sign_out() -> None:
-    """Forget the sales identity of this session (and log out of the identity provider)."""
-    st.session_state.pop(KEY_USER, None)
-    st.session_state.pop(KEY_ORIGIN, None)
+    """Forget everything of the sales session — identity, scenario (it may hold a price book),
+    links, messages — but the language and currency; the URL drops the scenario too."""
+    for key in [k for k in st.session_state if k not in _KEEP_ON_SIGN_OUT]:
+        del st.session_state[key]
+    for param in ("p", "s", "t"):
+        if param in st.query_params:
+            del st.query_params[param]
     if oidc_configured():
         try:
             if st.user.is_logged_in:

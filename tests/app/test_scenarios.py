@@ -196,3 +196,50 @@ def test_a_blank_or_invisible_name_is_refused_with_a_message(db):
     at.button(key="scn_save_new").click().run()
     assert "name" in at.error[0].value and "invisible" in at.error[0].value
     assert not any(s.name.startswith("Acme\u202e") for s in db.list_scenarios("local:alice"))
+
+
+def test_signing_out_forgets_the_book_links_and_identity(db):
+    at = _sign_in(open_page("scenarios"), "alice")
+    go(at, "price_books")
+    at.text_input(key="pb_name___new__").set_value("ACME secret").run()
+    at.number_input(key="pb_disc_servers___new__").set_value(30.0).run()
+    at.button(key="pb_apply").click().run()
+    go(at, "scenarios")
+    _name_box(at).set_value("with book").run()
+    at.button(key="scn_save_new").click().run()
+    at.button(key="scn_share_new").click().run()
+    assert at.session_state["scn_new_link"]
+    assert at.session_state["scenario"].custom_price_book.name == "ACME secret"
+    at.button(key="auth_out").click().run()
+    assert "sales_user" not in at.session_state and "scn_new_link" not in at.session_state
+    assert at.session_state["scenario"].custom_price_book is None
+    assert "s" not in at.query_params or "ACME" not in str(at.query_params["s"])
+    assert not any("ACME" in c.value for c in at.sidebar.caption)
+    assert at.text_input(key="auth_user") is not None
+
+
+def test_the_url_and_share_link_never_carry_the_book(db):
+    from webui import share
+
+    at = _sign_in(open_page("scenarios"), "alice")
+    go(at, "price_books")
+    at.text_input(key="pb_name___new__").set_value("ACME hidden").run()
+    at.number_input(key="pb_disc_switches___new__").set_value(33.0).run()
+    at.button(key="pb_apply").click().run()
+    go(at, "compare")
+    token = at.query_params["s"]
+    token = token[0] if isinstance(token, list) else token
+    scen = share.decode(at.query_params.get("p", ["blank"])[0] if isinstance(at.query_params.get("p"), list)
+                        else at.query_params.get("p", "blank"), token)
+    assert scen.custom_price_book.name == "negotiated prices" and scen.custom_price_book.discounts == {}
+    assert costmodel.evaluate(scen).fabrics[0].tco_total == pytest.approx(
+        costmodel.evaluate(at.session_state["scenario"]).fabrics[0].tco_total, rel=1e-12)
+
+
+def test_a_removed_user_is_signed_out_on_the_next_run():
+    accounts.add_user(USERS, "temp-user", PASSWORD, replace=True)
+    at = _sign_in(open_page("scenarios"), "temp-user")
+    assert at.button(key="auth_out") is not None
+    accounts.remove_user(USERS, "temp-user")
+    at.run()
+    assert at.text_input(key="auth_user") is not None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import threading
 
 import pytest
 import sqlalchemy as sa
@@ -158,3 +160,43 @@ def test_a_client_address_has_its_own_higher_limit(db):
         db.record_login("ip:10.0.0.1", ok=False, now=t0 + i)
     assert db.login_wait_s("ip:10.0.0.1", now=t0 + 11) > 0  # over the per-user default of 5
     assert db.login_wait_s("ip:10.0.0.1", now=t0 + 11, limit=50) == 0
+
+
+def test_a_share_token_gives_the_quote_never_the_price_book(db):
+    book = DerivedPriceBook(name="ACME secret Q4", discounts={"switches": 42.0},
+                            fabrics={"ib-xdr-800": {"nic_price": 1.0}})
+    scen = Scenario(name="quote", custom_price_book=book)
+    v = db.save_scenario(ALICE, scen)
+    shared = db.open_share_token(db.create_share_token(ALICE, v.scenario_id))
+    text = json.dumps(shared.document)
+    assert "ACME" not in text and "42" not in json.dumps(shared.document["custom_price_book"]["discounts"])
+    assert "ib-xdr-800" not in text
+    assert [f.tco_total for f in evaluate(shared.scenario()).fabrics] == pytest.approx(
+        [f.tco_total for f in evaluate(scen).fabrics], rel=1e-12)
+    assert db.load(ALICE, v.scenario_id).scenario() == scen  # the owner keeps the book
+
+
+def test_parallel_sign_in_attempts_cannot_pass_the_limit(db):
+    limit = 5
+    results: list[float] = []
+
+    def attempt() -> None:
+        wait, _ids = db.begin_login({"user:eve": limit})
+        results.append(wait)
+
+    threads = [threading.Thread(target=attempt) for _ in range(30)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(timeout=60)
+    assert len(results) == 30
+    assert sum(1 for w in results if w == 0) == limit  # exactly five got to check a password
+    wait, ids = db.begin_login({"user:eve": limit})
+    assert wait > 0 and ids == []
+
+
+def test_a_successful_attempt_clears_its_provisional_failures(db):
+    _, ids = db.begin_login({"user:frank": 5, "ip:10.1.1.1": 50})
+    assert len(ids) == 2 and db.login_wait_s("user:frank", limit=1) > 0
+    db.finish_login(ids, True, "user:frank")
+    assert db.login_wait_s("user:frank", limit=1) == 0 and db.login_wait_s("ip:10.1.1.1", limit=1) == 0

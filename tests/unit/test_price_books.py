@@ -61,3 +61,18 @@ def test_the_book_travels_in_the_scenario_json():
     scen = Scenario(custom_price_book=DerivedPriceBook(name="Acme", discounts={"nics": 10.0}))
     again = Scenario.model_validate_json(scen.model_dump_json())
     assert again == scen and costmodel.evaluate(again).to_dict() == costmodel.evaluate(scen).to_dict()
+
+
+def test_a_customer_quote_keeps_the_results_and_drops_the_book():
+    book = DerivedPriceBook(id="0" * 32, name="ACME secret Q4", discounts={"switches": 42.0, "servers": 12.0},
+                            fabrics={"ib-xdr-800": {"nic_price": 1.0}})
+    scen = Scenario(custom_price_book=book)
+    quote = price_books.quote_only(scen)
+    doc = quote.custom_price_book.model_dump(mode="json")
+    assert doc["name"] == price_books.QUOTE_NAME and doc["id"] == "" and doc["discounts"] == {}
+    assert set(doc["fabrics"]) == set(scen.fabrics) and set(doc["gpus"]) == {scen.cluster.gpu}
+    assert "ib-xdr-800" not in doc["fabrics"]
+    a, b = costmodel.evaluate(scen), costmodel.evaluate(quote)
+    for fa, fb in zip(a.fabrics, b.fabrics, strict=True):
+        assert fb.tco_total == pytest.approx(fa.tco_total, rel=1e-12)
+    assert price_books.quote_only(Scenario()) == Scenario()
