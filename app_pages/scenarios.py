@@ -89,7 +89,12 @@ if owner is None:
         st.subheader(t("auth.title"))
         st.caption(t("auth.why"))
         if storage.oidc_configured():
-            if st.button(t("auth.sso"), key="auth_sso", icon=":material/login:"):
+            if storage.oidc_signed_in():  # signed in at the provider, but not a sales account here
+                st.warning(t("auth.not_allowed"), icon="🔒")
+                if st.button(t("auth.sign_out"), key="auth_oidc_out"):
+                    storage.sign_out()
+                    st.rerun()
+            elif st.button(t("auth.sso"), key="auth_sso", icon=":material/login:"):
                 st.login()
         else:
             with st.form("auth_form", clear_on_submit=False):
@@ -203,7 +208,11 @@ else:
         vcols[0].button(t("scn.load_version"), key="scn_vload", on_click=_load, args=(vsel,))
 
         def _restore() -> None:
-            info = db.restore_version(owner, picked.id, vsel)
+            try:
+                info = db.restore_version(owner, picked.id, vsel)
+            except store.StoreError as exc:
+                _flash("error", t("scn.save_bad", error=md_escape(str(exc))))
+                return
             _load_into_session(info)
             _flash("success", t("scn.restored", version=vsel, new=info.version))
 

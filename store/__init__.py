@@ -5,9 +5,10 @@ SQLAlchemy 2 Core over an embedded SQLite file by default (WAL) or PostgreSQL wh
 :class:`Store` with the signed-in owner (``None`` for a public customer session).
 """
 
-from .errors import AccessDenied, ImportRejected, NotFound, StoreError
+from .errors import AccessDenied, Conflict, ImportRejected, NotFound, StoreError
 from .repository import ScenarioInfo, Store, VersionInfo, open_store
 
 __all__ = [
-    "AccessDenied", "ImportRejected", "NotFound", "ScenarioInfo", "Store", "StoreError", "VersionInfo", "open_store",
+    "AccessDenied", "Conflict", "ImportRejected", "NotFound", "ScenarioInfo", "Store", "StoreError",
+    "VersionInfo", "open_store",
 ]

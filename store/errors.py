@@ -15,5 +15,9 @@ class AccessDenied(StoreError):  # noqa: N818
     """The session may not do this (a public customer session, or a throttled login)."""
 
 
+class Conflict(StoreError):  # noqa: N818
+    """The item changed since it was read (another save came first); nothing was written."""
+
+
 class ImportRejected(StoreError):  # noqa: N818
     """An imported file was refused; the message names the field and the allowed range."""

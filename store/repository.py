@@ -26,7 +26,7 @@ from costmodel.validation import validate_scenario
 from . import migrate
 from .config import database_url
 from .engine import WRITE, is_sqlite, make_engine
-from .errors import AccessDenied, NotFound
+from .errors import AccessDenied, Conflict, NotFound
 from .policy import policy
 from .tables import login_failures, price_books, scenario_versions, scenarios, share_tokens
 
@@ -124,8 +124,12 @@ class Store:
 
     # -- scenarios ------------------------------------------------------------------------
     def save_scenario(self, owner: str | None, scenario: Scenario, scenario_id: str | None = None,
-                      note: str = "") -> VersionInfo:
-        """Save ``scenario`` as a new scenario (``scenario_id`` None) or as its next version."""
+                      note: str = "", expect_version: int | None = None) -> VersionInfo:
+        """Save ``scenario`` as a new scenario (``scenario_id`` None) or as its next version.
+
+        With ``expect_version``, :class:`Conflict` is raised (nothing saved) when the scenario's latest
+        version is no longer that one — an edit built on a version someone has since superseded.
+        """
         owner = _require(owner)
         doc = scenario.model_dump(mode="json")
         text = canonical_json(doc)
@@ -147,6 +151,9 @@ class Store:
                 ).first()
                 if row is None:
                     raise NotFound("no such scenario")
+                if expect_version is not None and row.latest_version != expect_version:
+                    raise Conflict(f"the scenario was saved again meanwhile (now version {row.latest_version}); "
+                                   "reload it and try again")
                 version = row.latest_version + 1
                 conn.execute(scenarios.update().where(scenarios.c.id == sid).values(
                     latest_version=version, name=scenario.name, updated_at=now))
@@ -205,13 +212,16 @@ class Store:
     def restore_version(self, owner: str | None, scenario_id: str, version: int) -> VersionInfo:
         """Make an earlier version the latest again (as a new version; history is kept)."""
         old = self.load(owner, scenario_id, version)
-        return self.save_scenario(owner, old.scenario(), scenario_id, note=f"restored version {version}")
+        latest = self.load(owner, scenario_id).version
+        return self.save_scenario(owner, old.scenario(), scenario_id, note=f"restored version {version}",
+                                  expect_version=latest)
 
     def rename(self, owner: str | None, scenario_id: str, name: str) -> VersionInfo:
         """Rename: a new version whose only change is the name (ScenarioError names a bad name)."""
         latest = self.load(owner, scenario_id)
         renamed = validate_scenario({**latest.document, "name": name})
-        return self.save_scenario(owner, renamed, scenario_id, note=f"renamed from {latest.name!r}")
+        return self.save_scenario(owner, renamed, scenario_id, note=f"renamed from {latest.name!r}",
+                                  expect_version=latest.version)
 
     def duplicate(self, owner: str | None, scenario_id: str, name: str | None = None) -> VersionInfo:
         """A new scenario starting from the latest version of this one."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
+from collections.abc import Mapping
 
 import streamlit as st
 
@@ -53,12 +54,45 @@ def oidc_configured() -> bool:
         return False
 
 
+def oidc_allowed(info: Mapping, rules: Mapping) -> bool:
+    """Whether an identity-provider account may use sales mode: its e-mail is in
+    ``rules["allowed_emails"]`` or its domain in ``rules["allowed_domains"]`` (secrets section
+    ``[sales]``), not marked unverified, and it has a subject. No rules: nobody (fail closed).
+
+    >>> oidc_allowed({"sub": "1", "email": "Ann@Example.com"}, {"allowed_domains": ["example.com"]})
+    True
+    >>> oidc_allowed({"sub": "1", "email": "ann@gmail.com", "email_verified": True}, {})
+    False
+    """
+    email = str(info.get("email") or "").strip().lower()
+    if not info.get("sub") or "@" not in email or info.get("email_verified") is False:
+        return False
+    emails = {str(e).strip().lower() for e in rules.get("allowed_emails", ())}
+    domains = {str(d).strip().lower().lstrip("@") for d in rules.get("allowed_domains", ())}
+    return email in emails or email.rsplit("@", 1)[1] in domains
+
+
+def oidc_signed_in() -> bool:
+    """True when the identity provider has signed this browser in (allowed for sales or not)."""
+    try:
+        return bool(st.user.is_logged_in)
+    except Exception:
+        return False
+
+
+def _sales_rules() -> Mapping:
+    try:
+        return st.secrets.get("sales", {})
+    except Exception:
+        return {}
+
+
 def owner() -> str | None:
     """The signed-in owner id, or None for a public customer session."""
     if oidc_configured():
         try:
-            if st.user.is_logged_in and st.user.get("sub"):  # the stable subject, never the e-mail
-                return f"oidc:{st.user.get('iss', '')}|{st.user.get('sub')}"
+            if st.user.is_logged_in and oidc_allowed(st.user, _sales_rules()):
+                return f"oidc:{st.user.get('iss', '')}|{st.user.get('sub')}"  # the stable subject
         except Exception:
             return None
         return None

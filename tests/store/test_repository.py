@@ -200,3 +200,12 @@ def test_a_successful_attempt_clears_its_provisional_failures(db):
     assert len(ids) == 2 and db.login_wait_s("user:frank", limit=1) > 0
     db.finish_login(ids, True, "user:frank")
     assert db.login_wait_s("user:frank", limit=1) == 0 and db.login_wait_s("ip:10.1.1.1", limit=1) == 0
+
+
+def test_an_edit_built_on_a_superseded_version_is_refused(db):
+    v = db.save_scenario(ALICE, Scenario(name="race"))
+    db.save_scenario(ALICE, Scenario(name="race", cluster={"nodes": 50}), v.scenario_id)
+    with pytest.raises(store.Conflict, match="saved again meanwhile"):
+        db.save_scenario(ALICE, Scenario(name="stale"), v.scenario_id, expect_version=1)
+    assert db.load(ALICE, v.scenario_id).version == 2
+    assert db.rename(ALICE, v.scenario_id, "renamed").version == 3  # rename checks against the latest it read
