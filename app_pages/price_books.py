@@ -11,13 +11,12 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-import store
 from costmodel.catalog import load_catalog
 from costmodel.errors import ScenarioError
 from costmodel.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
 from costmodel.validation import validate_price_book
 from store import documents
-from webui import compute, labels, session, storage, widgets
+from webui import compute, labels, notices, session, storage, widgets
 from webui.text import md_escape
 
 t = session.translator()
@@ -26,15 +25,12 @@ owner = storage.owner()
 db = storage.get_store()
 cat = load_catalog()
 NEW = "__new__"
-FLASH = "pb_flash"
 
 st.title(t("pb.title"))
 if owner is None or db is None:
     st.warning(t("pb.sign_in") if owner is None else t("auth.store_down"))
     st.stop()
-if FLASH in st.session_state:
-    kind, text = st.session_state.pop(FLASH)
-    getattr(st, kind)(text)
+notices.show()
 scenario = session.scenario()
 base = cat.price_book(scenario.price_book)
 st.caption(t("pb.intro", base=md_escape(base.name), currency=base.currency))
@@ -123,7 +119,7 @@ def _save() -> None:
     info = db.save_price_book(owner, book)
     st.session_state["pb_pick"] = info.id
     _refresh_scenario(info.book)
-    st.session_state[FLASH] = ("success", t("pb.saved", name=md_escape(info.name), revision=info.revision))
+    notices.flash("success", t("pb.saved", name=md_escape(info.name), revision=info.revision))
 
 
 def _refresh_scenario(saved) -> None:
@@ -136,19 +132,19 @@ def _refresh_scenario(saved) -> None:
 def _apply() -> None:
     session.set_scenario(session.scenario().model_copy(update={"custom_price_book": book}))
     widgets.reset_widgets()
-    st.session_state[FLASH] = ("success", t("pb.applied", name=md_escape(book.name)))
+    notices.flash("success", t("pb.applied", name=md_escape(book.name)))
 
 
 def _remove() -> None:
     session.set_scenario(session.scenario().model_copy(update={"custom_price_book": None}))
     widgets.reset_widgets()
-    st.session_state[FLASH] = ("info", t("pb.removed"))
+    notices.flash("info", t("pb.removed"))
 
 
 def _delete() -> None:
     db.delete_price_book(owner, bid)
     st.session_state["pb_pick"] = NEW
-    st.session_state[FLASH] = ("warning", t("pb.deleted", name=md_escape(books[bid].name)))
+    notices.flash("warning", t("pb.deleted", name=md_escape(books[bid].name)))
 
 
 acts = st.columns(4)
@@ -168,15 +164,9 @@ with st.expander(t("pb.io")):
     if book is not None:
         st.download_button(t("pb.export"), documents.export_price_book(book), file_name="price-book.json",
                            mime="application/json", key="pb_export", icon=":material/download:")
-    up = st.file_uploader(t("pb.import"), type=["json"], key="pb_upload")
-    if up is not None and st.session_state.get("pb_upload_done") != up.file_id:
-        st.session_state["pb_upload_done"] = up.file_id
-        try:
-            imported = documents.import_price_book(up.getvalue())
-        except store.ImportRejected as exc:
-            st.error(t("scn.import_bad", error=md_escape(str(exc))), icon="🚫")
-        else:
-            info = db.save_price_book(owner, imported)
-            st.session_state["pb_next"] = info.id
-            st.session_state[FLASH] = ("success", t("pb.imported", name=md_escape(info.name)))
-            st.rerun()
+    imported = notices.upload(t, t("pb.import"), "pb_upload", documents.import_price_book)
+    if imported is not None:
+        info = db.save_price_book(owner, imported)
+        st.session_state["pb_next"] = info.id
+        notices.flash("success", t("pb.imported", name=md_escape(info.name)))
+        st.rerun()

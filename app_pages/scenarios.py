@@ -17,18 +17,13 @@ from costmodel import price_books
 from costmodel.errors import ScenarioError
 from costmodel.validation import validate_scenario
 from store import documents
-from webui import compute, labels, scenario_diff, session, storage, widgets
+from webui import compute, labels, notices, scenario_diff, session, storage, widgets
 from webui.text import md_escape
 
 t = session.translator()
 money = session.money()
 db = storage.get_store()
 owner = storage.owner()
-FLASH = "scn_flash"
-
-
-def _flash(kind: str, text: str) -> None:
-    st.session_state[FLASH] = (kind, text)
 
 
 def _when(epoch: float) -> str:
@@ -43,30 +38,22 @@ def _load_into_session(info: store.VersionInfo, shared: bool = False) -> None:
 
 
 st.title(t("scn.title"))
-if FLASH in st.session_state:
-    kind, text = st.session_state.pop(FLASH)
-    getattr(st, kind)(text)
+notices.show()
 
 # --- import / export: for everyone -----------------------------------------------------------
 with st.container(border=True):
     st.subheader(t("scn.io"))
     left, right = st.columns(2)
     with left:
-        up = st.file_uploader(t("scn.import"), type=["json"], key="scn_upload", help=t("scn.import_help",
-                              kb=documents.MAX_IMPORT_BYTES // 1024))
-        if up is not None and st.session_state.get("scn_upload_done") != up.file_id:
-            st.session_state["scn_upload_done"] = up.file_id
-            try:
-                imported = documents.import_scenario(up.getvalue())
-            except store.ImportRejected as exc:
-                st.error(t("scn.import_bad", error=md_escape(str(exc))), icon="🚫")
-            else:
-                session.set_scenario(imported)
-                st.session_state[session.KEY_PRESET] = "blank"
-                storage.set_origin(None)
-                widgets.reset_widgets()
-                _flash("success", t("scn.imported", name=md_escape(imported.name)))
-                st.rerun()
+        imported = notices.upload(t, t("scn.import"), "scn_upload", documents.import_scenario,
+                                  help=t("scn.import_help", kb=documents.MAX_IMPORT_BYTES // 1024))
+        if imported is not None:
+            session.set_scenario(imported)
+            st.session_state[session.KEY_PRESET] = "blank"
+            storage.set_origin(None)
+            widgets.reset_widgets()
+            notices.flash("success", t("scn.imported", name=md_escape(imported.name)))
+            st.rerun()
     with right:
         current = session.scenario() if owner else price_books.quote_only(session.scenario())
         st.download_button(t("scn.export"), documents.export_scenario(current),
@@ -79,7 +66,7 @@ def _sign_in() -> None:
     ok, msg, minutes = storage.sign_in(st.session_state.get("auth_user", ""), st.session_state.get("auth_pw", ""))
     st.session_state["auth_pw"] = ""  # the password never outlives the attempt
     if ok:
-        _flash("success", t(msg, user=md_escape(storage.display_name())))
+        notices.flash("success", t(msg, user=md_escape(storage.display_name())))
     else:
         st.session_state["auth_error"] = t(msg, minutes=int(minutes))
 
@@ -136,11 +123,11 @@ with st.container(border=True):
             doc = {**session.scenario().model_dump(mode="json"), "name": name.strip() or session.scenario().name}
             info = db.save_scenario(owner, validate_scenario(doc), None if as_new else own_origin["id"], note=note)
         except (store.StoreError, ScenarioError) as exc:
-            _flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
+            notices.flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
             return
         session.set_scenario(info.scenario())
         storage.set_origin(info)
-        _flash("success", t("scn.saved", name=md_escape(info.name), version=info.version))
+        notices.flash("success", t("scn.saved", name=md_escape(info.name), version=info.version))
 
     if own_origin:
         cols[2].button(t("scn.save_version"), key="scn_save_v", on_click=_save, args=(False,), type="primary",
@@ -165,29 +152,29 @@ else:
     def _load(version: int | None = None) -> None:
         info = db.load(owner, picked.id, version)
         _load_into_session(info)
-        _flash("success", t("scn.loaded", name=md_escape(info.name), version=info.version))
+        notices.flash("success", t("scn.loaded", name=md_escape(info.name), version=info.version))
 
     def _duplicate() -> None:
         info = db.duplicate(owner, picked.id)
-        _flash("success", t("scn.duplicated", name=md_escape(info.name)))
+        notices.flash("success", t("scn.duplicated", name=md_escape(info.name)))
 
     def _delete() -> None:
         db.delete(owner, picked.id)
         if own_origin and own_origin["id"] == picked.id:
             storage.set_origin(None)
         st.session_state["scn_undo"] = picked.id
-        _flash("warning", t("scn.deleted", name=md_escape(picked.name)))
+        notices.flash("warning", t("scn.deleted", name=md_escape(picked.name)))
 
     def _rename() -> None:
         new = st.session_state.get("scn_rename", "").strip()
         try:
             info = db.rename(owner, picked.id, new)
         except (store.StoreError, ScenarioError) as exc:
-            _flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
+            notices.flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
             return
         if own_origin and own_origin["id"] == picked.id:
             _load_into_session(info)
-        _flash("success", t("scn.renamed", name=md_escape(info.name)))
+        notices.flash("success", t("scn.renamed", name=md_escape(info.name)))
 
     acts = st.columns(4)
     acts[0].button(t("scn.load"), key="scn_load", on_click=_load, icon=":material/upload_file:")
@@ -211,10 +198,10 @@ else:
             try:
                 info = db.restore_version(owner, picked.id, vsel)
             except store.StoreError as exc:
-                _flash("error", t("scn.save_bad", error=md_escape(str(exc))))
+                notices.flash("error", t("scn.save_bad", error=md_escape(str(exc))))
                 return
             _load_into_session(info)
-            _flash("success", t("scn.restored", version=vsel, new=info.version))
+            notices.flash("success", t("scn.restored", version=vsel, new=info.version))
 
         vcols[1].button(t("scn.restore"), key="scn_vrestore", on_click=_restore,
                         disabled=vsel == picked.latest_version)
@@ -239,14 +226,14 @@ else:
             if row[1].button(t("scn.revoke"), key=f"scn_revoke_{tok['id']}"):
                 db.revoke_share_token(owner, picked.id, tok["id"])
                 st.session_state.pop("scn_new_link", None)
-                _flash("info", t("scn.revoked"))
+                notices.flash("info", t("scn.revoked"))
                 st.rerun()
 
 # undo of the last delete, and the bin
 if st.session_state.get("scn_undo"):
     def _undo() -> None:
         db.undelete(owner, st.session_state.pop("scn_undo"))
-        _flash("success", t("scn.undone"))
+        notices.flash("success", t("scn.undone"))
 
     st.button(t("scn.undo"), key="scn_undo_btn", on_click=_undo, icon=":material/undo:")
 binned = db.list_scenarios(owner, deleted=True)
