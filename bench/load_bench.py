@@ -52,7 +52,6 @@ import itertools
 import os
 import random
 import shutil
-import socket
 import statistics
 import sys
 import tempfile
@@ -319,16 +318,6 @@ def print_errors(ph: Phase) -> None:
 # --- main
 
 
-def port_free(port: int) -> bool:
-    with socket.socket() as s:
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            s.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 async def bench(args, stack) -> int:
     apps = stack.apps
     for app in apps:  # scripts/serve.sh execs python: the Popen pid is the server itself
@@ -428,7 +417,7 @@ def main() -> int:
         args.ramp_step, args.ramp_changes, args.ramp_cap, args.ramp_budget = 10, 2, 20, 60.0
 
     from pg import PgServer
-    from stack import NGINX, NGINX_PORT, Stack
+    from stack import NGINX, NGINX_PORT, Stack, port_free
 
     if not Path(NGINX).exists():
         print(f"nginx not found ({NGINX}): install Debian's nginx", file=sys.stderr)

@@ -7,23 +7,20 @@ Screenshots of every page in both languages go to ``out/screenshots/``.
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from browser_helpers import (
-    CHROMIUM,
-    FLAGS,
     ROOT,
     TIMEOUT_MS,
     AppServer,
+    expected_tco,
     open_page,
     require_browser,
     settle,
+    tco_values,
     wait_for,
 )
 
 import costmodel
-from webui.money import Money, default_rate
 
 SHOTS = ROOT / "out" / "screenshots"
 PAGES = {"compare": "", "cluster": "cluster", "scale": "scale", "risk": "risk", "assumptions": "assumptions",
@@ -38,33 +35,13 @@ def server():
     app.stop()
 
 
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
-
-
 _open = open_page
 _settle = settle
 _wait_for = wait_for
 
 
-def _tco_values(page) -> list[str]:
-    return page.locator('[data-testid="stMetricValue"]').all_inner_texts()[: _fabric_count(page)]
-
-
-def _fabric_count(page) -> int:
-    return page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(r"TCO")).count()
-
-
-def _expected(scenario: costmodel.Scenario) -> list[str]:
-    res = costmodel.evaluate(scenario)
-    money = Money(res.currency, "USD", default_rate(res.currency, "USD"))
-    return [money.short(f.tco_total) for f in res.fabrics]
+_tco_values = tco_values
+_expected = expected_tco
 
 
 def _set_number_and_compare(page, label: str, value: str) -> None:

@@ -15,12 +15,21 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from browser_helpers import CHROMIUM, FLAGS, AppServer, free_port, open_page, require_browser, settle, wait_for
+from browser_helpers import (
+    AppServer,
+    expected_tco,
+    free_port,
+    open_compare,
+    open_page,
+    require_browser,
+    settle,
+    sign_in,
+    wait_for,
+)
 from stack import NGINX, Nginx, Stack, require_nginx
 
 import costmodel
 from store import accounts
-from webui.money import Money, default_rate
 
 PASSWORD = "deploy test password"
 SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy",
@@ -43,40 +52,8 @@ def stack(pg_server, users):
     s.stop()
 
 
-@pytest.fixture(scope="module")
-def browser(stack):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
-
-
 def _sign_in(page) -> None:
-    page.get_by_label("User name").fill("alice")
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_text("Welcome, alice.").wait_for()
-    settle(page)
-
-
-def _tco_values(page) -> list[str]:
-    n = page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(r"TCO")).count()
-    return page.locator('[data-testid="stMetricValue"]').all_inner_texts()[:n]
-
-
-def _compare(page) -> list[str]:
-    page.get_by_role("link", name="Compare").click()
-    page.wait_for_selector("h1:has-text('Compare fabrics')")
-    settle(page)
-    return _tco_values(page)
-
-
-def _expected(scenario: costmodel.Scenario) -> list[str]:
-    res = costmodel.evaluate(scenario)
-    money = Money(res.currency, "USD", default_rate(res.currency, "USD"))
-    return [money.short(f.tco_total) for f in res.fabrics]
+    sign_in(page, "alice", PASSWORD)
 
 
 def _scenario_file(tmp_path: Path, name: str) -> tuple[costmodel.Scenario, Path]:
@@ -110,8 +87,8 @@ def test_upload_through_nginx_then_a_second_session_loads_identical_results(stac
     settle(page)
     page.get_by_role("button", name="Save as new scenario").click()
     page.get_by_text("as version 1.").wait_for()
-    expected = _expected(scen)
-    assert wait_for(page, lambda: _compare(page), expected) == expected
+    expected = expected_tco(scen)
+    assert wait_for(page, lambda: open_compare(page), expected) == expected
     page.locator(".js-plotly-plot").first.wait_for()  # charts draw under the policy
     assert blocked == []
     ctx.close()
@@ -122,7 +99,7 @@ def test_upload_through_nginx_then_a_second_session_loads_identical_results(stac
         page.get_by_role("button", name="Load latest").click()
         page.get_by_text("Loaded “").wait_for()
         settle(page)
-        assert wait_for(page, lambda p=page: _compare(p), expected) == expected
+        assert wait_for(page, lambda p=page: open_compare(p), expected) == expected
         ctx.close()
 
 

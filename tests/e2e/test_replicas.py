@@ -6,15 +6,23 @@ browser, its HTML name is shown as text, never as markup.
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
-from browser_helpers import CHROMIUM, FLAGS, ROOT, AppServer, open_page, require_browser, settle, wait_for
+from browser_helpers import (
+    ROOT,
+    AppServer,
+    expected_tco,
+    open_compare,
+    open_page,
+    require_browser,
+    settle,
+    sign_in,
+    wait_for,
+)
 
 import costmodel
 import store
 from store import accounts
-from webui.money import Money, default_rate
 
 PASSWORD = "replica test password"
 SHOTS = ROOT / "out" / "screenshots"
@@ -37,40 +45,8 @@ def replicas(pg_server, tmp_path_factory):
         app.stop()
 
 
-@pytest.fixture(scope="module")
-def browser(replicas):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield b
-        b.close()
-
-
 def _sign_in(page) -> None:
-    page.get_by_label("User name").fill("alice")
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.get_by_text("Welcome, alice.").wait_for()
-    settle(page)
-
-
-def _tco_values(page) -> list[str]:
-    n = page.locator('[data-testid="stMetricLabel"]', has_text=re.compile(r"TCO")).count()
-    return page.locator('[data-testid="stMetricValue"]').all_inner_texts()[:n]
-
-
-def _expected(scenario: costmodel.Scenario) -> list[str]:
-    res = costmodel.evaluate(scenario)
-    money = Money(res.currency, "USD", default_rate(res.currency, "USD"))
-    return [money.short(f.tco_total) for f in res.fabrics]
-
-
-def _compare(page) -> list[str]:
-    page.get_by_role("link", name="Compare").click()
-    page.wait_for_selector("h1:has-text('Compare fabrics')")
-    settle(page)
-    return _tco_values(page)
+    sign_in(page, "alice", PASSWORD)
 
 
 def test_saved_on_one_replica_loads_identically_on_the_other(replicas, browser, tmp_path):
@@ -92,8 +68,8 @@ def test_saved_on_one_replica_loads_identically_on_the_other(replicas, browser, 
     assert page.locator("img[src='x']").count() == 0
     page.get_by_role("button", name="Save as new scenario").click()
     page.get_by_text("as version 1.").wait_for()
-    expected = _expected(scen)
-    assert wait_for(page, lambda: _compare(page), expected) == expected
+    expected = expected_tco(scen)
+    assert wait_for(page, lambda: open_compare(page), expected) == expected
     ctx_a.close()
 
     saved = store.open_store(url)
@@ -109,7 +85,7 @@ def test_saved_on_one_replica_loads_identically_on_the_other(replicas, browser, 
     page.get_by_role("button", name="Load latest").click()
     page.get_by_text("Loaded “").wait_for()
     settle(page)
-    assert wait_for(page, lambda: _compare(page), expected) == expected
+    assert wait_for(page, lambda: open_compare(page), expected) == expected
     assert page.evaluate("() => window.__pwned") is None
     # the sales engineer's pages, for the eye (out/screenshots/)
     SHOTS.mkdir(parents=True, exist_ok=True)
