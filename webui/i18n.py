@@ -1,6 +1,7 @@
 """Translations (zh-CN / English) from YAML catalogs, and locale-aware number formats.
 
-Catalogs live in ``webui/locales/{en,zh}.yaml`` as nested mappings; keys are dotted paths
+Catalogs live in ``webui/locales/{en,zh}.yaml`` as nested mappings, plus one file per area in
+``webui/locales/{en,zh}/*.yaml`` (merged; a key defined twice is an error); keys are dotted paths
 (``compare.title``). A key missing in Chinese falls back to English; a key missing in English
 shows itself, so a gap is visible (and a test lists every key used by the pages).
 """
@@ -32,9 +33,19 @@ def _flatten(tree: dict, prefix: str = "") -> dict[str, str]:
 
 @functools.cache
 def catalog(lang: str) -> dict[str, str]:
-    """All texts of one language, flattened to dotted keys."""
-    with (LOCALES_DIR / f"{lang}.yaml").open(encoding="utf-8") as fh:
-        return _flatten(yaml.safe_load(fh) or {})
+    """All texts of one language, flattened to dotted keys (the main file and its area files)."""
+    files = [LOCALES_DIR / f"{lang}.yaml", *sorted((LOCALES_DIR / lang).glob("*.yaml"))]
+    out: dict[str, str] = {}
+    for path in files:
+        if not path.exists():
+            continue
+        with path.open(encoding="utf-8") as fh:
+            texts = _flatten(yaml.safe_load(fh) or {})
+        twice = sorted(out.keys() & texts.keys())
+        if twice:
+            raise ValueError(f"{path.name}: keys already defined in another {lang} locale file: {twice[:5]}")
+        out.update(texts)
+    return out
 
 
 def language_from_locale(locale: str | None) -> str:
