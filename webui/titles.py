@@ -1,0 +1,34 @@
+"""The scenario's title as people see it: on page headers, the PDF cover and download file names.
+
+A preset's own name is shown in the page's language; a scenario changed since it was loaded
+from a preset says so ("… (modified)"), so a title never names numbers the page no longer shows.
+"""
+
+from __future__ import annotations
+
+import re
+
+import costmodel
+
+from . import share
+from .i18n import Translator
+
+
+def scenario_title(scenario: costmodel.Scenario, preset_id: str, t: Translator) -> str:
+    """The display title of ``scenario`` loaded from ``preset_id`` (``share.BLANK`` for none)."""
+    if preset_id != share.BLANK:
+        base = share.preset_scenario(preset_id)
+        name = t(f"preset.{preset_id}") if scenario.name == base.name else scenario.name
+        if scenario != base:
+            return t("title.modified", name=name)
+        return name
+    if scenario.name == costmodel.Scenario().name:
+        name = t("title.untitled")
+        return name if scenario == costmodel.Scenario() else t("title.modified", name=name)
+    return scenario.name
+
+
+def file_stem(title: str, limit: int = 60) -> str:
+    """A download file name stem from a title: letters (any script), digits, ``-`` and ``_`` only."""
+    stem = re.sub(r"[^\w-]+", "-", title, flags=re.UNICODE).strip("-_")[:limit].strip("-_")
+    return stem or "scenario"
