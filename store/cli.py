@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import argparse
 import getpass
+import re
 import sys
 from pathlib import Path
+
+import sqlalchemy as sa
+from alembic.util import CommandError
+from sqlalchemy.engine import make_url
 
 from . import accounts, config, migrate
 from .engine import make_engine
@@ -25,6 +30,35 @@ def _password(args) -> str:
     if getpass.getpass("again: ") != first:
         raise StoreError("the two passwords differ")
     return first
+
+
+def _reason(exc: BaseException, password: str | None) -> str:
+    """The first line of the driver's message (the error itself, not SQLAlchemy's wrapping), password masked."""
+    orig = getattr(exc, "orig", None) or exc
+    lines = [ln.strip() for ln in str(orig).splitlines() if ln.strip()] or [type(orig).__name__]
+    if not password:
+        return lines[0]
+    return re.sub(rf"(?<![\w]){re.escape(password)}(?![\w])", "***", lines[0])
+
+
+def _migrate(url: str) -> int:
+    """Migrate the database at ``url``; one line on stderr and status 2 when it cannot be opened."""
+    try:
+        parsed = make_url(url)
+    except (sa.exc.ArgumentError, ValueError):  # the raw string may hold a password: never echo it
+        print(f"error: ${config.ENV_DATABASE_URL} is not a database URL "
+              "(expected postgresql://user:password@host:port/name)", file=sys.stderr)
+        return 2
+    shown = parsed.render_as_string(hide_password=True)
+    try:
+        engine = make_engine(url)
+        migrate.upgrade(engine)
+        revision = migrate.current_revision(engine)
+    except (sa.exc.SQLAlchemyError, CommandError, OSError, ImportError) as exc:
+        print(f"error: cannot open the database {shown}: {_reason(exc, parsed.password)}", file=sys.stderr)
+        return 2
+    print(f"schema at revision {revision} ({shown})")
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,9 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "list-users":
             print("\n".join(accounts.list_users(path)))
         else:
-            engine = make_engine(config.database_url())
-            migrate.upgrade(engine)
-            print(f"schema at revision {migrate.current_revision(engine)} ({engine.url.render_as_string()})")
+            return _migrate(config.database_url())
     except StoreError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

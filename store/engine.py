@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -10,6 +12,30 @@ from sqlalchemy.engine import make_url
 from .policy import policy
 
 WRITE = {"store_write": True}  # execution option of a connection that will write
+PRIVATE_FILE = 0o600  # the database holds every price book: owner only
+PRIVATE_DIR = 0o700
+
+
+def private_sqlite_file(path: Path) -> None:
+    """Create the SQLite file (and a missing parent directory) readable by the owner only.
+
+    SQLite creates a database with 0644 (less the umask) and its ``-wal`` / ``-shm`` files with the
+    database file's mode, so an empty 0600 file made here first keeps all three private. A directory
+    made here is 0700; an existing one is left alone. Existing files of ours that others can read
+    are narrowed to 0600.
+    """
+    parent = path.parent
+    if not parent.exists():
+        parent.mkdir(parents=True, exist_ok=True)
+        os.chmod(parent, PRIVATE_DIR)
+    os.close(os.open(path, os.O_CREAT | os.O_RDWR, PRIVATE_FILE))
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            st = file.stat()
+        except FileNotFoundError:
+            continue
+        if st.st_uid == os.getuid() and stat.S_IMODE(st.st_mode) & 0o077:
+            os.chmod(file, stat.S_IMODE(st.st_mode) & ~0o077)
 
 
 def make_engine(url: str) -> sa.Engine:
@@ -21,8 +47,8 @@ def make_engine(url: str) -> sa.Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return sa.create_engine(url, pool_pre_ping=True, pool_size=5, max_overflow=5)
-    if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    if parsed.database and parsed.database != ":memory:" and not parsed.database.startswith("file:"):
+        private_sqlite_file(Path(parsed.database))
     busy_ms = policy().sqlite_busy_timeout_ms
     engine = sa.create_engine(url, connect_args={"timeout": busy_ms / 1000, "check_same_thread": False})
 

@@ -13,12 +13,13 @@ POLICY_FILE = Path(__file__).with_name("policy.yaml")
 
 @dataclass(frozen=True)
 class Policy:
-    """Login throttle [count, s], share-token size [bytes] and SQLite busy timeout [ms]."""
+    """Login throttle [count, s, rows], share-token size [bytes] and SQLite busy timeout [ms]."""
 
     max_login_failures: int
     max_client_failures: int
     max_parallel_checks: int
     login_window_s: float
+    prune_batch_rows: int
     share_token_bytes: int
     sqlite_busy_timeout_ms: int
 
@@ -32,6 +33,7 @@ def policy() -> Policy:
         max_client_failures=int(raw["login_throttle"]["max_failures_per_client"]),
         max_parallel_checks=int(raw["login_throttle"]["max_parallel_checks"]),
         login_window_s=float(raw["login_throttle"]["window_s"]),
+        prune_batch_rows=int(raw["login_throttle"]["prune_batch_rows"]),
         share_token_bytes=int(raw["share_token"]["bytes"]),
         sqlite_busy_timeout_ms=int(raw["database"]["sqlite_busy_timeout_ms"]),
     )

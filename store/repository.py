@@ -375,6 +375,7 @@ class Store:
             if not is_sqlite(self.engine):  # SQLite's BEGIN IMMEDIATE already serialises writers
                 for key in sorted(keys):
                     conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key[:200]})
+            self._prune_failures(conn, now)
             waits = [self._wait(conn, key, limit, now) for key, limit in keys.items()]
             if max(waits, default=0.0) > 0:
                 return max(waits), []
@@ -389,6 +390,18 @@ class Store:
         with self._write() as conn:
             conn.execute(login_failures.delete().where(login_failures.c.id.in_(ids)))
             conn.execute(login_failures.delete().where(login_failures.c.username == user_key[:200]))
+
+    @staticmethod
+    def _prune_failures(conn: sa.Connection, now: float) -> int:
+        """Delete failures that have left the window, at most the policy's batch per call; returns the count.
+
+        Runs on every attempt, so the table holds about one window of failures. PostgreSQL skips rows
+        another transaction holds (``SKIP LOCKED``): two attempts never wait on each other here.
+        """
+        pol = policy()
+        old = (sa.select(login_failures.c.id).where(login_failures.c.at <= now - pol.login_window_s)
+               .limit(pol.prune_batch_rows).with_for_update(skip_locked=True))
+        return conn.execute(login_failures.delete().where(login_failures.c.id.in_(old))).rowcount
 
     @staticmethod
     def _wait(conn: sa.Connection, key: str, limit: int, now: float) -> float:
@@ -416,7 +429,7 @@ class Store:
                 conn.execute(login_failures.delete().where(login_failures.c.username == username[:200]))
             else:
                 conn.execute(login_failures.insert().values(username=username[:200], at=now))
-                conn.execute(login_failures.delete().where(login_failures.c.at < now - policy().login_window_s))
+                self._prune_failures(conn, now)
 
 
 def open_store(url: str | None = None, migrate_schema: bool = True) -> Store:
