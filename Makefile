@@ -32,7 +32,7 @@ install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev $(TOOLS)/.installed
 
 run: install
-	$(BIN)/streamlit run app.py --server.port $(PORT) --server.headless true
+	$(BIN)/streamlit run server.py --server.port $(PORT) --server.headless true
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -10,13 +10,14 @@ import logging
 
 import streamlit as st
 
-from webui import session, share, storage, widgets
+from webui import keys, session, share, storage, widgets
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
 logging.basicConfig(level=logging.INFO)
 st.set_page_config(page_title="Fabric TCO Planner", page_icon="🔀", layout="wide")
 
+storage.restore()  # a reload keeps a sales sign-in (cookie); one ended elsewhere ends here too
 session.init()
 t = session.translator()
 
@@ -38,8 +39,11 @@ if storage.owner() is not None:  # customers never see price books, not even the
 pg = st.navigation(PAGES)
 
 
-def _on_preset() -> None:
-    session.load_preset(st.session_state["sb_preset"])
+def _on_preset(key: str) -> None:
+    chosen = st.session_state[key]
+    if chosen not in share.preset_ids():  # never a label: keys.label_key keeps labels from coming back
+        return
+    session.load_preset(chosen)
     widgets.reset_widgets()
 
 
@@ -55,24 +59,27 @@ with st.sidebar:
         st.info(t("app.shared", name=md_escape(shared["name"]), version=shared["version"]), icon="🔗")
     if storage.owner():
         st.caption(t("app.signed_in", user=md_escape(storage.display_name())))
+    if storage.KEY_REFUSED in st.session_state:
+        st.warning(t(st.session_state.pop(storage.KEY_REFUSED)), icon="🔒")
     if session.KEY_LINK_ERROR in st.session_state:
         st.warning(t("app.link_error", error=md_escape(st.session_state[session.KEY_LINK_ERROR])), icon="⚠️")
         if st.button(t("app.dismiss"), key="sb_dismiss"):
             del st.session_state[session.KEY_LINK_ERROR]
             st.rerun()
     ids = share.preset_ids()
-    st.session_state.setdefault("sb_preset", session.preset())
-    if st.session_state["sb_preset"] != session.preset():
-        st.session_state["sb_preset"] = session.preset()
-    st.selectbox(t("app.preset"), ids, format_func=_preset_label, key="sb_preset", on_change=_on_preset,
-                 help=t("app.preset_help"))
+    preset_key = keys.label_key("sb_preset", [_preset_label(i) for i in ids])
+    st.session_state.setdefault(preset_key, session.preset())
+    if st.session_state[preset_key] != session.preset():
+        st.session_state[preset_key] = session.preset()
+    st.selectbox(t("app.preset"), ids, format_func=_preset_label, key=preset_key, on_change=_on_preset,
+                 args=(preset_key,), help=t("app.preset_help"))
     if session.scenario() != share.preset_scenario(session.preset()):
         st.caption(t("app.modified"))
     custom = session.scenario().custom_price_book
     st.caption(t("app.price_book", name=md_escape(custom.name) if custom else t("app.public_prices")))
-    st.segmented_control(t("app.language"), ["en", "zh"], format_func=lambda x: {"en": "English", "zh": "中文"}[x],
-                         key=session.KEY_LANG, default=session.language(), bind="query-params",
-                         selection_mode="single")
+    st.session_state.setdefault(session.KEY_LANG, session.language())  # the URL holds the code (sync_url)
+    st.segmented_control(t("app.language"), ["en", "zh"], format_func=session.LANGUAGE_NAMES.get,
+                         key=session.KEY_LANG, on_change=session.on_language, selection_mode="single")
     st.selectbox(t("app.currency"), CURRENCIES, key=session.KEY_CUR, bind="query-params",
                  index=CURRENCIES.index(session.default_currency()), on_change=session.reset_rate)
     money = session.money()
@@ -83,6 +90,10 @@ with st.sidebar:
     with st.expander(t("app.share")):
         st.caption(t("app.share_help"))
         st.code(session.share_url(), language=None, wrap_lines=True)
+
+    script = storage.page_script()
+    if script:  # the sign-in cookie hand-over, or the sign-out reload (no user text in it)
+        st.html(script, unsafe_allow_javascript=True)
 
 pg.run()
 session.sync_url()

@@ -6,7 +6,7 @@ import streamlit as st
 
 from costmodel import price_books
 from costmodel.catalog import load_catalog
-from webui import session, widgets
+from webui import keys, session, widgets
 
 t = session.translator()
 cat = load_catalog()
@@ -28,8 +28,9 @@ with st.container(border=True):
     top = st.columns([3, 2])
     with top[0]:
         fabric_names = {fid: (f.name_zh if t.lang == "zh" else f.name) for fid, f in cat.fabrics.items()}
-        st.multiselect(t("field.fabrics"), list(cat.fabrics), default=scenario.fabrics, key="w.fabrics",
-                       format_func=fabric_names.get, on_change=widgets.on_change, args=("fabrics",),
+        fabrics_key = keys.label_key("w.fabrics", [fabric_names[f] for f in cat.fabrics])
+        st.multiselect(t("field.fabrics"), list(cat.fabrics), default=scenario.fabrics, key=fabrics_key,
+                       format_func=fabric_names.get, on_change=widgets.on_change, args=("fabrics", fabrics_key),
                        max_selections=12, help=t("help.fabrics"))
         widgets.show_error("fabrics")
     with top[1]:

@@ -6,7 +6,7 @@ import streamlit as st
 
 from costmodel.catalog import load_catalog
 from costmodel.timeline import crossovers, monthly_cumulative
-from webui import charts, compute, labels, session
+from webui import charts, compute, keys, labels, session
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -109,13 +109,8 @@ def waterfall_section() -> None:
     if not others:
         return
     default = rec["cost_optimal"] if rec["cost_optimal"] in others else others[0]
-    choice = st.selectbox(
-        t("compare.waterfall"),
-        others,
-        index=others.index(default),
-        format_func=names.get,
-        key="compare_waterfall_fabric",
-    )
+    choice = keys.selectbox(st, t("compare.waterfall"), others, name="compare_waterfall_fabric",
+                            index=others.index(default), format_func=names.get)
     chosen = next(f for f in fabrics if f["id"] == choice)
     st.plotly_chart(
         charts.lite(

@@ -16,7 +16,7 @@ from costmodel.errors import ScenarioError
 from costmodel.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
 from costmodel.validation import validate_price_book
 from store import documents
-from webui import compute, labels, notices, session, storage, widgets
+from webui import compute, keys, labels, notices, session, storage, widgets
 from webui.text import md_escape
 
 t = session.translator()
@@ -36,12 +36,23 @@ base = cat.price_book(scenario.price_book)
 st.caption(t("pb.intro", base=md_escape(base.name), currency=base.currency))
 
 books = {b.id: b for b in db.list_price_books(owner)}
-if "pb_next" in st.session_state:  # chosen by an import below, after the select box existed
-    st.session_state["pb_pick"] = st.session_state.pop("pb_next")
-if st.session_state.get("pb_pick") not in (NEW, *books):
-    st.session_state["pb_pick"] = NEW
-bid = st.selectbox(t("pb.pick"), [NEW, *books], key="pb_pick",
-                   format_func=lambda i: t("pb.new") if i == NEW else f"{books[i].name} · r{books[i].revision}")
+PICK = "pb_choice"  # the chosen book (callbacks and imports set it; the select box follows)
+if st.session_state.get(PICK) not in (NEW, *books):
+    st.session_state[PICK] = NEW
+
+
+def _book_label(i: str) -> str:
+    return t("pb.new") if i == NEW else f"{books[i].name} · r{books[i].revision}"
+
+
+pick_key = keys.label_key("pb_pick", [_book_label(i) for i in (NEW, *books)])  # a revision or language: new key
+for stale in keys.keys_of(st.session_state, "pb_pick"):
+    if stale != pick_key:
+        del st.session_state[stale]
+if st.session_state.get(pick_key) != st.session_state[PICK]:
+    st.session_state[pick_key] = st.session_state[PICK]
+bid = st.selectbox(t("pb.pick"), [NEW, *books], key=pick_key, format_func=_book_label,
+                   on_change=lambda: st.session_state.update({PICK: st.session_state[pick_key]}))
 start = books[bid].book if bid in books else None
 
 # --- the book's terms ------------------------------------------------------------------------
@@ -115,9 +126,10 @@ if book is not None:
 
 
 # --- actions ---------------------------------------------------------------------------------
+@storage.as_owner(owner)
 def _save() -> None:
     info = db.save_price_book(owner, book)
-    st.session_state["pb_pick"] = info.id
+    st.session_state[PICK] = info.id
     _refresh_scenario(info.book)
     notices.flash("success", t("pb.saved", name=md_escape(info.name), revision=info.revision))
 
@@ -129,21 +141,24 @@ def _refresh_scenario(saved) -> None:
         session.set_scenario(session.scenario().model_copy(update={"custom_price_book": saved}))
 
 
+@storage.as_owner(owner)
 def _apply() -> None:
     session.set_scenario(session.scenario().model_copy(update={"custom_price_book": book}))
     widgets.reset_widgets()
     notices.flash("success", t("pb.applied", name=md_escape(book.name)))
 
 
+@storage.as_owner(owner)
 def _remove() -> None:
     session.set_scenario(session.scenario().model_copy(update={"custom_price_book": None}))
     widgets.reset_widgets()
     notices.flash("info", t("pb.removed"))
 
 
+@storage.as_owner(owner)
 def _delete() -> None:
     db.delete_price_book(owner, bid)
-    st.session_state["pb_pick"] = NEW
+    st.session_state[PICK] = NEW
     notices.flash("warning", t("pb.deleted", name=md_escape(books[bid].name)))
 
 
@@ -167,6 +182,6 @@ with st.expander(t("pb.io")):
     imported = notices.upload(t, t("pb.import"), "pb_upload", documents.import_price_book)
     if imported is not None:
         info = db.save_price_book(owner, imported)
-        st.session_state["pb_next"] = info.id
+        st.session_state[PICK] = info.id
         notices.flash("success", t("pb.imported", name=md_escape(info.name)))
         st.rerun()

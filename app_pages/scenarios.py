@@ -17,7 +17,7 @@ from costmodel import price_books
 from costmodel.errors import ScenarioError
 from costmodel.validation import validate_scenario
 from store import documents
-from webui import compute, labels, notices, scenario_diff, session, storage, widgets
+from webui import compute, keys, labels, notices, scenario_diff, session, storage, widgets
 from webui.text import md_escape
 
 t = session.translator()
@@ -115,18 +115,23 @@ with st.container(border=True):
     cols = st.columns([3, 3, 2, 2])
     # keyed by the scenario's name, so the field follows a load, an import or an edit elsewhere
     name_key = "scn_name_" + hashlib.sha256(session.scenario().name.encode()).hexdigest()[:12]
-    name = cols[0].text_input(t("scn.name"), value=session.scenario().name, max_chars=200, key=name_key)
-    note = cols[1].text_input(t("scn.note"), max_chars=200, key="scn_note", placeholder=t("scn.note_ph"))
+    cols[0].text_input(t("scn.name"), value=session.scenario().name, max_chars=200, key=name_key)
+    cols[1].text_input(t("scn.note"), max_chars=200, key="scn_note", placeholder=t("scn.note_ph"))
 
+    @storage.as_owner(owner)
     def _save(as_new: bool) -> None:
+        # the fields' values as the click sent them (a closure would hold the previous run's)
+        name = (st.session_state.get(name_key) or "").strip() or session.scenario().name
+        note = st.session_state.get("scn_note") or ""
         try:
-            doc = {**session.scenario().model_dump(mode="json"), "name": name.strip() or session.scenario().name}
+            doc = {**session.scenario().model_dump(mode="json"), "name": name}
             info = db.save_scenario(owner, validate_scenario(doc), None if as_new else own_origin["id"], note=note)
         except (store.StoreError, ScenarioError) as exc:
             notices.flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
             return
         session.set_scenario(info.scenario())
         storage.set_origin(info)
+        st.session_state["scn_note"] = ""  # a note belongs to the version it was saved with
         notices.flash("success", t("scn.saved", name=md_escape(info.name), version=info.version))
 
     if own_origin:
@@ -145,19 +150,22 @@ else:
     st.dataframe(table, hide_index=True, width="stretch")
     ids = list(mine)
     default = ids.index(own_origin["id"]) if own_origin else 0
-    sel = st.selectbox(t("scn.pick"), ids, index=default, key="scn_pick",
-                       format_func=lambda i: f"{mine[i].name} · v{mine[i].latest_version}")
+    sel = keys.selectbox(st, t("scn.pick"), ids, name="scn_pick", index=default,
+                         format_func=lambda i: f"{mine[i].name} · v{mine[i].latest_version}")
     picked = mine[sel]
 
+    @storage.as_owner(owner)
     def _load(version: int | None = None) -> None:
         info = db.load(owner, picked.id, version)
         _load_into_session(info)
         notices.flash("success", t("scn.loaded", name=md_escape(info.name), version=info.version))
 
+    @storage.as_owner(owner)
     def _duplicate() -> None:
         info = db.duplicate(owner, picked.id)
         notices.flash("success", t("scn.duplicated", name=md_escape(info.name)))
 
+    @storage.as_owner(owner)
     def _delete() -> None:
         db.delete(owner, picked.id)
         if own_origin and own_origin["id"] == picked.id:
@@ -165,6 +173,7 @@ else:
         st.session_state["scn_undo"] = picked.id
         notices.flash("warning", t("scn.deleted", name=md_escape(picked.name)))
 
+    @storage.as_owner(owner)
     def _rename() -> None:
         new = st.session_state.get("scn_rename", "").strip()
         try:
@@ -190,10 +199,13 @@ else:
         st.dataframe(pd.DataFrame([{t("scn.col_version"): v.version, t("scn.col_name"): v.name,
                                     t("scn.col_note"): v.note, t("scn.col_saved"): _when(v.created_at)}
                                    for v in versions]), hide_index=True, width="stretch")
-        vsel = st.selectbox(t("scn.pick_version"), [v.version for v in versions], key="scn_vpick")
+        vnums = [v.version for v in reversed(versions)]  # newest first: a new save is picked at once
+        vkey = keys.label_key("scn_vpick", [picked.id, *map(str, vnums)])
+        vsel = st.selectbox(t("scn.pick_version"), vnums, key=vkey)
         vcols = st.columns(3)
         vcols[0].button(t("scn.load_version"), key="scn_vload", on_click=_load, args=(vsel,))
 
+        @storage.as_owner(owner)
         def _restore() -> None:
             try:
                 info = db.restore_version(owner, picked.id, vsel)
@@ -231,6 +243,7 @@ else:
 
 # undo of the last delete, and the bin
 if st.session_state.get("scn_undo"):
+    @storage.as_owner(owner)
     def _undo() -> None:
         db.undelete(owner, st.session_state.pop("scn_undo"))
         notices.flash("success", t("scn.undone"))
@@ -242,7 +255,8 @@ if binned:
         for s in binned:
             row = st.columns([4, 1])
             row[0].markdown(f"{md_escape(s.name)} · v{s.latest_version} · {_when(s.deleted_at)}")
-            row[1].button(t("scn.undelete"), key=f"scn_undel_{s.id}", on_click=db.undelete, args=(owner, s.id))
+            row[1].button(t("scn.undelete"), key=f"scn_undel_{s.id}", on_click=storage.as_owner(owner)(db.undelete),
+                          args=(owner, s.id))
 
 # --- compare two scenarios or versions -------------------------------------------------------
 st.subheader(t("scn.compare"))
@@ -265,8 +279,8 @@ def _pick(opt: str):
 
 
 cc = st.columns(2)
-a_opt = cc[0].selectbox("A", options, format_func=_label, key="scn_cmp_a")
-b_opt = cc[1].selectbox("B", options, format_func=_label, key="scn_cmp_b", index=min(1, len(options) - 1))
+a_opt = keys.selectbox(cc[0], "A", options, name="scn_cmp_a", format_func=_label)
+b_opt = keys.selectbox(cc[1], "B", options, name="scn_cmp_b", format_func=_label, index=min(1, len(options) - 1))
 sa, sb = _pick(a_opt), _pick(b_opt)
 rows = scenario_diff.assumption_rows(sa.model_dump(mode="json"), sb.model_dump(mode="json"))
 if not rows:

@@ -63,3 +63,15 @@ login_failures = sa.Table(
     sa.Column("username", sa.String(200), nullable=False, index=True),
     sa.Column("at", sa.Float, nullable=False),
 )
+
+web_sessions = sa.Table(  # a signed-in browser: the server side of the HttpOnly session cookie
+    "web_sessions", metadata,
+    sa.Column("id", ID, primary_key=True),  # what the app's session state holds (never the cookie)
+    sa.Column("username", sa.String(200), nullable=False, index=True),
+    sa.Column("token_sha256", sa.String(64), nullable=True, unique=True),  # the cookie's hash, once handed over
+    sa.Column("handoff_sha256", sa.String(64), nullable=True, unique=True),  # one-time, until the cookie is set
+    sa.Column("handoff_expires_at", sa.Float, nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("expires_at", sa.Float, nullable=False),
+    sa.Column("revoked_at", sa.Float, nullable=True),
+)

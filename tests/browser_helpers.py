@@ -44,7 +44,8 @@ def free_port() -> int:
 
 
 class AppServer:
-    """One ``streamlit run app.py`` on a loopback port, its output in ``out/streamlit-<tag>-<port>.log``."""
+    """One ``streamlit run server.py`` (app.py and its cookie routes) on a loopback port, its output
+    in ``out/streamlit-<tag>-<port>.log``."""
 
     def __init__(self, tag: str, env: dict[str, str] | None = None, port: int | None = None,
                  production: bool = False):
@@ -59,7 +60,7 @@ class AppServer:
             env.update(PYTHON=sys.executable, PORT=str(self.port), ADDRESS="127.0.0.1")
         else:
             # no file watcher: it would watch the whole checkout (.venv included) for nothing
-            cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(self.port),
+            cmd = [sys.executable, "-m", "streamlit", "run", "server.py", "--server.port", str(self.port),
                    "--server.address", "127.0.0.1", "--server.headless", "true", "--browser.gatherUsageStats",
                    "false", "--server.fileWatcherType", "none"]
         self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=self._log, stderr=subprocess.STDOUT, env=env)

@@ -25,7 +25,9 @@ KEY_LINK_ERROR = "link_error"
 KEY_LANG = "lang"
 KEY_CUR = "cur"
 KEY_FX = "fx"
+_KEY_LAST_LANG = "lang_last"
 DEFAULT_PRESET = "seed-intro-32xA100"
+LANGUAGE_NAMES = {"en": "English", "zh": "中文"}  # each in its own language: the same in both UIs
 
 
 def init() -> None:
@@ -95,8 +97,19 @@ def load_preset(preset_id: str) -> None:
     st.session_state[KEY_SCENARIO] = share.preset_scenario(preset_id)
 
 
+def on_language() -> None:
+    """The language control changed; a click on the selected language keeps it (never none)."""
+    if st.session_state.get(KEY_LANG) not in LANGUAGE_NAMES:
+        st.session_state[KEY_LANG] = st.session_state.get(_KEY_LAST_LANG) or default_language()
+    st.session_state[_KEY_LAST_LANG] = st.session_state[KEY_LANG]
+    st.query_params[KEY_LANG] = st.session_state[KEY_LANG]  # also on pages that stop early
+
+
 def sync_url() -> None:
-    """Write the current scenario into the URL (called at the end of every run)."""
+    """Write the current scenario and language into the URL (called at the end of every run)."""
+    if st.query_params.get(KEY_LANG) != language():
+        st.query_params[KEY_LANG] = language()
+    st.session_state[_KEY_LAST_LANG] = language()
     if st.query_params.get("t"):
         if shared_view():
             return  # a read-only link stays the short token while nothing is changed
@@ -160,7 +173,7 @@ def money() -> Money:
         rate = float("nan")
     if not MIN_RATE <= rate <= MAX_RATE:  # also false for NaN
         rate = default_rate(model_currency, cur)
-    return Money(model_currency, cur, rate)
+    return Money(model_currency, cur, rate, language())
 
 
 def default_currency() -> str:

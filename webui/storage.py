@@ -8,21 +8,27 @@ customer session, which sees only public prices and its own browser state.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import streamlit as st
 
 import store
 import store.policy
-from store import accounts, config
+from store import accounts, config, sessions
 
 log = logging.getLogger(__name__)
 
 KEY_USER = "sales_user"
-_KEEP_ON_SIGN_OUT = ("lang", "cur", "fx")
+KEY_SID = "sales_session"  # the store's id of this browser's sign-in session (never the cookie value)
+KEY_HANDOFF = "sales_handoff"  # one-time value the page exchanges for the HttpOnly cookie
+KEY_COOKIE_READ = "sales_cookie_read"
+KEY_REFUSED = "owner_refused"  # a locale key: why the sales session or an action of it ended
+KEY_LEAVE = "sales_leave"  # set by a sign-out: the page clears the cookie and reloads into a fresh session
+_KEEP_ON_SIGN_OUT = ("lang", "cur", "fx", KEY_LEAVE, "notice")
 KEY_ORIGIN = "stored_origin"  # where the session's scenario came from: {"id", "version", "name", "shared"}
 
 
@@ -140,15 +146,64 @@ def sign_in(username: str, password: str) -> tuple[bool, str, float]:
     db.finish_login(attempt, ok, f"user:{name}")
     if not ok:
         return False, "auth.failed", 0.0
-    st.session_state[KEY_USER] = name
+    sid, handoff = sessions.begin(db, name)  # kept across reloads by the cookie the page now asks for
+    st.session_state.update({KEY_USER: name, KEY_SID: sid, KEY_HANDOFF: handoff, KEY_COOKIE_READ: True})
     return True, "auth.welcome", 0.0
 
 
-def sign_out() -> None:
-    """Forget everything of the sales session — identity, scenario (it may hold a price book),
-    links, messages — but the language and currency; the URL drops the scenario too."""
+def restore() -> None:
+    """Run first on every rerun: resume a signed-in session from the cookie after a reload, and
+    end this one when it was signed out elsewhere, expired, or its account was removed."""
+    if oidc_configured():
+        return  # Streamlit's own auth cookie keeps an identity-provider sign-in
+    user = st.session_state.get(KEY_USER)
+    if user:
+        db = get_store()
+        live = db is not None and sessions.is_live(db, st.session_state.get(KEY_SID, ""), user)
+        if not (live and accounts.exists(config.users_file(), user)):
+            log.info("sales session of %s ended", user)
+            sign_out(revoke=False)
+            st.session_state[KEY_REFUSED] = "sess.ended"
+        return
+    if st.session_state.get(KEY_COOKIE_READ):
+        return
+    st.session_state[KEY_COOKIE_READ] = True
+    try:
+        token = st.context.cookies.get(sessions.settings().cookie)
+    except Exception:
+        token = None
+    db = get_store() if token else None
+    found = sessions.resume(db, token) if db is not None else None
+    if found and accounts.exists(config.users_file(), found[1]):
+        st.session_state[KEY_SID], st.session_state[KEY_USER] = found
+
+
+def page_script() -> str | None:
+    """The JavaScript this run must send to the browser, once: hand the sign-in over to the
+    cookie route, or (after a sign-out) clear the cookie and reload into a fresh session."""
+    handoff = st.session_state.pop(KEY_HANDOFF, None)
+    if handoff:
+        return ("<script>fetch('/auth/session',{method:'POST',credentials:'same-origin',"
+                f"headers:{{'Content-Type':'text/plain'}},body:{handoff!r}}})</script>")
+    if st.session_state.pop(KEY_LEAVE, None):
+        return ("<script>fetch('/auth/sign-out',{method:'POST',credentials:'same-origin'})"
+                ".finally(()=>window.location.replace(window.location.pathname))</script>")
+    return None
+
+
+def sign_out(revoke: bool = True) -> None:
+    """End the sales session everywhere (its server-side session is revoked, so every tab and
+    replica holding its cookie is signed out) and forget everything of it — identity, scenario (it
+    may hold a price book), links, messages — but the language and currency; the URL drops the
+    scenario too, and the page then clears the cookie and reloads into a fresh session."""
+    sid = st.session_state.get(KEY_SID)
+    db = get_store() if (revoke and sid) else None
+    if db is not None:
+        sessions.revoke(db, sid)
+    st.session_state[KEY_LEAVE] = True
     for key in [k for k in st.session_state if k not in _KEEP_ON_SIGN_OUT]:
         del st.session_state[key]
+    st.session_state[KEY_COOKIE_READ] = True  # its cookie is revoked: nothing to resume
     for param in ("p", "s", "t"):
         if param in st.query_params:
             del st.query_params[param]
@@ -158,6 +213,27 @@ def sign_out() -> None:
                 st.logout()
         except Exception:
             log.exception("logout failed")
+
+
+def as_owner(expected: str | None) -> Callable[[Callable], Callable]:
+    """Wrap a page callback so that it runs only while ``expected`` is still the signed-in owner.
+
+    A callback outlives the run that created it (Streamlit keeps it with its widget); after a
+    sign-out, a sign-in as someone else or ``python -m store remove-user``, one forged or late
+    message must not act for the former owner. Refused calls do nothing but leave a flag
+    (:data:`KEY_REFUSED`) that the page turns into a message.
+    """
+    def wrap(fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            now = owner()
+            if expected is None or now != expected:
+                log.warning("refused %s: the owner it was created for is no longer signed in", fn.__name__)
+                st.session_state[KEY_REFUSED] = "sess.refused"
+                return None
+            return fn(*args, **kwargs)
+        return run
+    return wrap
 
 
 def origin() -> dict | None:

@@ -14,7 +14,7 @@ from costmodel.errors import ScenarioError
 from costmodel.schema import Scenario
 from costmodel.validation import field_bounds, validate_scenario
 
-from . import session
+from . import keys, session
 
 KEY_ERRORS = "w_errors"
 _PREFIX = "w."
@@ -84,15 +84,16 @@ def apply(path: str, value) -> str | None:
     except ScenarioError as exc:
         return str(exc)
     for other in repaired:  # show the adjusted values
-        st.session_state.pop(_PREFIX + other, None)
+        keys.forget(st.session_state, _PREFIX + other)
     if repaired:
         t = session.translator()
         st.toast(t("w.adjusted", fields=", ".join(t(f"field.{p}") for p in repaired)), icon="ℹ️")
     return None
 
 
-def on_change(path: str) -> None:
-    key = _PREFIX + path
+def on_change(path: str, key: str | None = None) -> None:
+    """A scenario widget changed: apply its value (``key``: a label-keyed widget's own key)."""
+    key = key or _PREFIX + path
     value = st.session_state[key]
     optional = type(None) in typing.get_args(field_info(path).annotation)
     error = None
@@ -156,14 +157,14 @@ def number(t, path: str, *, placeholder_value=None, digits: int | None = None, s
 def choice(t, path: str, options: list, *, labels=None, horizontal: bool = False) -> None:
     """A select box (or segmented control) for a Literal or catalog-id field."""
     current = get(session.scenario(), path)
-    key = _PREFIX + path
     fmt = (lambda o: labels.get(o, o)) if labels else (lambda o: t.get(f"opt.{path}.{o}", str(o)))
+    key = keys.label_key(_PREFIX + path, [fmt(o) for o in options])  # new labels: a new widget
     if horizontal:
         st.segmented_control(t(f"field.{path}"), options, default=current, key=key, format_func=fmt,
-                             on_change=on_change, args=(path,), help=_help(t, path), selection_mode="single")
+                             on_change=on_change, args=(path, key), help=_help(t, path), selection_mode="single")
     else:
         st.selectbox(t(f"field.{path}"), options, index=options.index(current), key=key, format_func=fmt,
-                     on_change=on_change, args=(path,), help=_help(t, path))
+                     on_change=on_change, args=(path, key), help=_help(t, path))
     show_error(path)
 
 

@@ -37,3 +37,11 @@ def plotly_specs(at: AppTest) -> dict[str, dict]:
         out[el.proto.id] = spec
     return out
 
+
+
+def keyed(widgets, name: str):
+    """The widget called ``name`` among ``widgets`` (e.g. ``at.selectbox``), keyed plainly or by
+    its labels (``webui.keys.label_key``: ``name#digest``)."""
+    found = [w for w in widgets if w.key == name or (w.key or "").startswith(name + "#")]
+    assert len(found) == 1, (name, [w.key for w in widgets])
+    return found[0]

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from apptest_helpers import PAGES, go, open_page, plotly_specs
+from apptest_helpers import PAGES, go, keyed, open_page, plotly_specs
 
 import costmodel
 from webui import share
@@ -192,17 +192,17 @@ def test_an_out_of_range_assumption_is_refused_inline():
 
 def test_removing_the_baseline_picks_another_and_every_widget_matches_the_model():
     at = open_page("cluster", cur="USD")
-    at.multiselect(key="w.fabrics").set_value(["roce-200", "ib-ndr-400"]).run()
+    keyed(at.multiselect, "w.fabrics").set_value(["roce-200", "ib-ndr-400"]).run()
     s = at.session_state["scenario"]
     assert s.fabrics == ["roce-200", "ib-ndr-400"] and s.baseline == "roce-200"
-    assert at.selectbox(key="w.baseline").value == "roce-200"
+    assert keyed(at.selectbox, "w.baseline").value == "roce-200"
     assert not at.error
 
 
 def test_instalments_on_a_short_horizon_are_clamped_not_refused():
     at = open_page("cluster", cur="USD")
     at.number_input(key="w.finance.horizon_years").set_value(2).run()
-    at.segmented_control(key="w.finance.payment").set_value("instalments").run()
+    keyed(at.segmented_control, "w.finance.payment").set_value("instalments").run()
     fin = at.session_state["scenario"].finance
     assert fin.payment == "instalments" and fin.instalment_months == 24
     assert at.number_input(key="w.finance.instalment_months").value == 24
