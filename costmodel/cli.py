@@ -16,8 +16,8 @@ from .api import evaluate, load_scenario, sweep
 from .catalog import load_catalog
 from .claims import check_all
 from .errors import CostModelError, ScenarioError
-from .export_csv import results_csv, yearly_csv
-from .formatting import format_money, format_number, format_share
+from .export_csv import csv_bytes, results_csv, yearly_csv
+from .formatting import format_money, format_number, format_share, format_sig
 from .presets import get_preset, list_presets, load_preset
 from .uncertainty import MAX_DRAWS, monte_carlo, tornado
 
@@ -169,10 +169,16 @@ def cmd_risk(args) -> None:
         raise ScenarioError([("--draws", f"allowed: 1 to {MAX_DRAWS:,} (got {args.draws})")])
     mc = monte_carlo(scenario, draws=args.draws, seed=args.seed)
     print(f"Monte Carlo, {args.draws:,} draws, seed {args.seed} ({mc.currency})")
-    print(mc.summary().to_string(index=False))
+    summary = mc.summary()
+    money_cols = [c for c in summary.columns if c not in ("fabric", "prob_cheaper_than_baseline")]
+    print(summary.to_string(index=False, formatters={**{c: "{:,.0f}".format for c in money_cols},
+                                                     "prob_cheaper_than_baseline": "{:.4f}".format}))
     print("\nTornado of ΔTCO vs baseline")
     cols = ["parameter", "fabric", "low_value", "high_value", "delta_low", "delta_high"]
-    print(tornado(scenario, args.fabric).head(args.top)[cols].to_string(index=False))
+    table = tornado(scenario, args.fabric).head(args.top)[cols].fillna({"fabric": "—"})
+    # plain numbers, never 3.2e+06: inputs to 4 significant digits, money to the unit
+    print(table.to_string(index=False, formatters={"low_value": format_sig, "high_value": format_sig,
+                                                   "delta_low": "{:,.0f}".format, "delta_high": "{:,.0f}".format}))
 
 
 def _reference_rate(model_currency: str, currency: str) -> float:
@@ -200,19 +206,28 @@ def cmd_report(args) -> None:
     if not 1e-6 <= rate <= 1e6:
         raise ScenarioError([("--fx", f"allowed: 1e-06 to 1e+06 (got {rate:g})")])
     if args.csv:
-        _write(args.csv, yearly_csv(res).encode("utf-8"))
+        _write(args.csv, csv_bytes(yearly_csv(res, currency, rate)))
     if args.results_csv:
-        _write(args.results_csv, results_csv(res).encode("utf-8"))
+        _write(args.results_csv, csv_bytes(results_csv(res, currency, rate)))
     if args.xlsx:
         from .export_xlsx import workbook_bytes  # xlsxwriter only when asked for
 
-        _write(args.xlsx, workbook_bytes(scenario, currency, rate))
+        _write(args.xlsx, workbook_bytes(scenario, currency, rate, lang=args.lang, title=_title(scenario, args)))
     if args.pdf:
         # the PDF is a view with charts: it lives with the app's chart builders (plotly, kaleido,
         # Debian's Chromium), imported only when asked for
         from webui.report_pdf import report_pdf
 
-        _write(args.pdf, report_pdf(scenario, args.lang, args.preset, currency, rate))
+        _write(args.pdf, report_pdf(scenario, args.lang, args.preset, currency, rate, _title(scenario, args)))
+
+
+def _title(scenario, args) -> str:
+    """The scenario's title in the report's language (a preset's translated name), as the app shows it."""
+    from webui import share  # the app's texts; imported only for the files that show a title
+    from webui.i18n import Translator
+    from webui.titles import scenario_title
+
+    return scenario_title(scenario, args.preset or share.BLANK, Translator(args.lang))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -246,8 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--results-csv", help="one row per fabric: totals, breakdown, main figures")
     p.add_argument("--xlsx", help="Excel workbook: inputs, live-formula cash flows per fabric, summary chart")
     p.add_argument("--pdf", help="A4 PDF report with charts, assumptions and the article's claims")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the PDF report")
-    p.add_argument("--currency", choices=("USD", "CNY", "EUR"), help="money in PDF and Excel (default: price book's)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the PDF and Excel files")
+    p.add_argument("--currency", choices=("USD", "CNY", "EUR"), help="money in every file (default: price book's)")
     p.add_argument("--fx", type=float, help="display units per price-book unit (default: reference rate)")
     p.set_defaults(func=cmd_report)
     p = sub.add_parser("risk", help="Monte Carlo summary and tornado")

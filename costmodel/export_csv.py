@@ -1,19 +1,42 @@
 """CSV export: tidy tables of a result — one row per fabric × year, and one row per fabric.
 
-Cells that a spreadsheet would read as a formula (text starting with ``=``, ``+``, ``-``, ``@``,
-a tab or a carriage return) are prefixed with an apostrophe, so a scenario named
-``=HYPERLINK(...)`` stays text (OWASP "CSV injection").
+Money is converted to the display currency at export (``currency``, ``rate`` = display units per
+price-book unit) and rounded to cents; shares to 4 decimals, other figures to 6 significant
+digits, so a spreadsheet shows what the pages show. :func:`csv_bytes` writes UTF-8 with a
+byte-order mark: without it Excel on a Chinese Windows reads the file as GBK and garbles
+``–``, ``×`` and every Chinese character.
+
+Cells that a spreadsheet would read as a formula are prefixed with an apostrophe (OWASP "CSV
+injection"): text whose first character other than white space is ``=``, ``+``, ``-``, ``@``, a
+full-width or small form of them (``＝ ＋ － ＠ ﹦ ﹢ ﹣``, as Excel folds them) or a minus sign, or
+that starts with a tab, carriage return or line feed.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
+import unicodedata
 
 from .results import Result
 from .tco import CATEGORIES
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_FORMULA_CHARS = frozenset("=+-@\u2212")
+_CONTROL_START = ("\t", "\r", "\n")
+BOM = "\ufeff"
+MONEY_DIGITS = 2  # cents
+SHARE_DIGITS = 4
+SIGNIFICANT = 6
+
+
+def _first_visible(text: str) -> str:
+    """The first character of ``text`` that is not white space (full-width space included), folded by
+    NFKC (so ``＝`` reads ``=``); empty for blank text."""
+    for ch in text:
+        if not ch.isspace():
+            return unicodedata.normalize("NFKC", ch)[:1]
+    return ""
 
 
 def safe_cell(value):
@@ -21,10 +44,25 @@ def safe_cell(value):
 
     >>> safe_cell("=HYPERLINK(1)"), safe_cell("-x"), safe_cell(-3.5), safe_cell("ok")
     ("'=HYPERLINK(1)", "'-x", -3.5, 'ok')
+    >>> safe_cell("  =1+1"), safe_cell("＝1+1"), safe_cell("\\t1")
+    ("'  =1+1", "'＝1+1", "'\\t1")
     """
-    if isinstance(value, str) and value.startswith(_FORMULA_START):
+    if isinstance(value, str) and (value.startswith(_CONTROL_START) or _first_visible(value) in _FORMULA_CHARS):
         return "'" + value
     return value
+
+
+def _round(value, digits: int | None = None):
+    """``value`` rounded: to ``digits`` decimals, else to :data:`SIGNIFICANT` significant digits."""
+    if isinstance(value, bool) or not isinstance(value, float | int) or not math.isfinite(value):
+        return value
+    if digits is not None:
+        out = round(float(value), digits)
+    elif value == 0:
+        return 0
+    else:
+        out = round(float(value), SIGNIFICANT - 1 - math.floor(math.log10(abs(value))))
+    return int(out) if out == int(out) and abs(out) < 1e15 else out
 
 
 def _write(rows: list[dict]) -> str:
@@ -36,29 +74,59 @@ def _write(rows: list[dict]) -> str:
     return buf.getvalue()
 
 
-def yearly_csv(result: Result) -> str:
-    """One row per fabric × year: cost by category and total, in the price book's currency."""
+def csv_bytes(text: str) -> bytes:
+    """A CSV text as the bytes of a file Excel opens correctly in any locale (UTF-8 with BOM)."""
+    return (BOM + text).encode("utf-8")
+
+
+def _check(currency: str | None, rate: float, result: Result) -> tuple[str, float]:
+    shown = currency or result.currency
+    if not (isinstance(rate, float | int) and 0 < rate < math.inf):
+        raise ValueError(f"rate must be a positive number (got {rate!r})")
+    return shown, 1.0 if shown == result.currency else float(rate)
+
+
+def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0) -> str:
+    """One row per fabric × year: cost by category and total, in ``currency`` (default: the price book's)."""
+    cur, rate = _check(currency, rate, result)
     rows = []
     for f in result.fabrics:
         for y in f.yearly:
             rows.append({
-                "scenario": result.name, "currency": result.currency, "fabric": f.id, "family": f.family,
-                "year": y["year"], **{c: y[c] for c in CATEGORIES}, "total": y["total"],
+                "scenario": result.name, "currency": cur, "fabric": f.id, "family": f.family,
+                "year": y["year"], **{c: _round(y[c] * rate, MONEY_DIGITS) for c in CATEGORIES},
+                "total": _round(y["total"] * rate, MONEY_DIGITS),
             })
     return _write(rows)
 
 
-def results_csv(result: Result) -> str:
-    """One row per fabric: totals, breakdown and the main performance and reliability figures."""
+MONEY_METRICS = frozenset({"cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour"})
+SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "goodput", "cpu_overhead_share"})
+
+
+def results_csv(result: Result, currency: str | None = None, rate: float = 1.0) -> str:
+    """One row per fabric: totals, breakdown and the main performance and reliability figures,
+    money in ``currency`` (default: the price book's)."""
+    cur, rate = _check(currency, rate, result)
     keys = ("nic_gbps", "allreduce_busbw_gbs", "step_time_s", "gpu_utilization", "mfu", "run_days", "runs_per_year",
             "goodput", "interruptions_per_year", "checkpoint_interval_h", "switches", "cpu_overhead_share",
             "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour")
+
+    def metric(k: str, v):
+        if k in MONEY_METRICS:
+            return _round(v * rate, MONEY_DIGITS)
+        return _round(v, SHARE_DIGITS if k in SHARE_METRICS else None)
+
+    def money(v):
+        return _round(None if v is None else v * rate, MONEY_DIGITS)
+
     rows = []
     for f in result.fabrics:
         rows.append({
-            "scenario": result.name, "currency": result.currency, "scope": result.scope, "baseline": result.baseline,
-            "fabric": f.id, "family": f.family, "name": f.name, "tco_total": f.tco_total, "npv": f.npv,
-            "delta_vs_baseline": f.delta_vs_baseline, "payback_years": f.payback_years, "fits_plan": f.fits_plan,
-            **{f"breakdown_{c}": f.breakdown[c] for c in CATEGORIES}, **{k: f.metrics[k] for k in keys},
+            "scenario": result.name, "currency": cur, "scope": result.scope, "baseline": result.baseline,
+            "fabric": f.id, "family": f.family, "name": f.name, "tco_total": money(f.tco_total), "npv": money(f.npv),
+            "delta_vs_baseline": money(f.delta_vs_baseline), "payback_years": _round(f.payback_years, 2),
+            "fits_plan": f.fits_plan, **{f"breakdown_{c}": money(f.breakdown[c]) for c in CATEGORIES},
+            **{k: metric(k, f.metrics[k]) for k in keys},
         })
     return _write(rows)

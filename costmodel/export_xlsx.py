@@ -5,15 +5,24 @@ values), one sheet of yearly cash flows per fabric whose cells are formulas over
 ``Summary`` (TCO, Δ vs baseline, NPV, a native chart) and ``Catalog`` (every default with its
 source and date). Quantities that come from parts of the model too complex for a formula —
 step time, goodput, busy hours, energy before PUE, CPU share, lost hours, bill of materials —
-are values, and the sheet says so. Money is in the price book's currency. User text is written
-as text (``write_string``), never as a formula.
+are values, and the sheet says so. Money is in the price book's currency unless converted at
+export. User text is written as text (``write_string``), never as a formula.
+
+Language: ``lang="zh"`` writes every sheet name, header, label, unit and note in Chinese, ``"en"``
+in English. The texts come from ``data/export_labels.yaml`` rather than the app's locale files,
+so the model package stays free of ``webui`` and the command line writes a Chinese workbook on
+its own; fabric names come from the catalog (``name`` / ``name_zh``). Formulas reach the inputs
+through defined names, so they are the same in both languages.
 """
 
 from __future__ import annotations
 
+import functools
 import io
+from pathlib import Path
 
 import xlsxwriter
+import yaml
 from xlsxwriter.utility import xl_rowcol_to_cell
 
 from . import price_books
@@ -24,39 +33,50 @@ from .schema import Scenario
 from .tco import CATEGORIES
 
 MONEY_FORMATS = {"USD": '"$"#,##0', "CNY": '"¥"#,##0', "EUR": '"€"#,##0'}
-SCALAR_INPUTS = (  # (name, Inputs field, label, unit, editable)
-    ("nodes", "nodes", "Nodes", "count", False),
-    ("server_price", "server_price", "Server price", "currency", True),
-    ("host_kw", "host_power_kw", "Host power per server", "kW", True),
-    ("cpu_cost_share", "host_cpu_cost_share", "Host CPU share of server price", "0-1", True),
-    ("cpu_power_share", "host_cpu_power_share", "CPU share of host power", "0-1", True),
-    ("pue", "pue", "PUE", "ratio", True),
-    ("price_kwh", "electricity_price", "Electricity price", "currency/kWh", True),
-    ("maint", "maintenance_frac", "Maintenance per year", "share of capex", True),
-    ("cluster_staff", "cluster_ops_per_node_year", "Systems staff per node-year", "currency", True),
-    ("net_staff", "network_ops_per_node_year", "Network staff per node-year", "currency", True),
-    ("discount", "discount_rate", "Discount rate", "per year", True),
-    ("residual", "residual_frac", "Resale value at the end", "share of capex", True),
-    ("inst_rate", "instalment_rate", "Instalment interest", "per year", True),
-    ("inst_months", "instalment_months", "Instalment term", "months", True),
+LABELS_FILE = Path(__file__).parent / "data" / "export_labels.yaml"
+LANGUAGES = ("en", "zh")
+SCALAR_INPUTS = (  # (name, Inputs field, unit, editable); labels in export_labels.yaml
+    ("nodes", "nodes", "count", False),
+    ("server_price", "server_price", "currency", True),
+    ("host_kw", "host_power_kw", "kW", True),
+    ("cpu_cost_share", "host_cpu_cost_share", "0-1", True),
+    ("cpu_power_share", "host_cpu_power_share", "0-1", True),
+    ("pue", "pue", "ratio", True),
+    ("price_kwh", "electricity_price", "currency/kWh", True),
+    ("maint", "maintenance_frac", "share of capex", True),
+    ("cluster_staff", "cluster_ops_per_node_year", "currency", True),
+    ("net_staff", "network_ops_per_node_year", "currency", True),
+    ("discount", "discount_rate", "per year", True),
+    ("residual", "residual_frac", "share of capex", True),
+    ("inst_rate", "instalment_rate", "per year", True),
+    ("inst_months", "instalment_months", "months", True),
 )
-FABRIC_INPUTS = (  # per fabric: (key, label, unit, editable)
-    ("nic_price", "NIC price", "currency", True),
-    ("switch_price", "Switch price", "currency", True),
-    ("cable_price", "Cable price (per node link)", "currency", True),
-    ("optic_price", "Transceiver price", "currency", True),
-    ("install_per_node", "Installation per node", "currency", True),
-    ("ops_factor", "Operations factor", "ratio", True),
-    ("endpoints", "NIC ports (model)", "count", False),
-    ("switches", "Switches (model)", "count", False),
-    ("cables", "Node links (model)", "count", False),
-    ("transceivers", "Transceivers (model)", "count", False),
-    ("kwh_it", "Energy per year before PUE (model)", "kWh", False),
-    ("busy_h", "Busy hours per year (model)", "h", False),
-    ("cpu_share", "Host CPU used by the transport (model)", "0-1", False),
-    ("lost_h", "Lost cluster-hours per year (model)", "h", False),
-    ("vch", "Value of a lost cluster-hour", "currency/h", True),
+FABRIC_INPUTS = (  # per fabric: (key, unit, editable)
+    ("nic_price", "currency", True),
+    ("switch_price", "currency", True),
+    ("cable_price", "currency", True),
+    ("optic_price", "currency", True),
+    ("install_per_node", "currency", True),
+    ("ops_factor", "ratio", True),
+    ("endpoints", "count", False),
+    ("switches", "count", False),
+    ("cables", "count", False),
+    ("transceivers", "count", False),
+    ("kwh_it", "kWh", False),
+    ("busy_h", "h", False),
+    ("cpu_share", "0-1", False),
+    ("lost_h", "h", False),
+    ("vch", "currency/h", True),
 )
+
+
+@functools.cache
+def labels(lang: str) -> dict:
+    """The workbook's texts in ``lang`` (``en`` or ``zh``) from ``data/export_labels.yaml``."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"lang must be one of {', '.join(LANGUAGES)} (got {lang!r})")
+    with LABELS_FILE.open(encoding="utf-8") as fh:
+        return yaml.safe_load(fh)[lang]
 
 
 def _safe_name(text: str, limit: int = 31) -> str:
@@ -64,12 +84,20 @@ def _safe_name(text: str, limit: int = 31) -> str:
     return "".join("_" if c in bad else c for c in text)[:limit]
 
 
-def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float = 1.0) -> bytes:
-    """The workbook of one scenario as ``.xlsx`` bytes.
+def _sheet_ref(name: str) -> str:
+    """A sheet name as a formula reference, always quoted (Chinese names need it)."""
+    return "'" + name.replace("'", "''") + "'"
+
+
+def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float = 1.0, lang: str = "en",
+                   title: str | None = None) -> bytes:
+    """The workbook of one scenario as ``.xlsx`` bytes, its texts in ``lang`` (``en`` or ``zh``);
+    ``title`` is the scenario's display title (default: its name), written as text.
 
     ``currency``/``rate`` convert money at export (display units per price-book unit): every
     money input is written converted, so the formulas compute in the chosen currency.
     """
+    tx = labels(lang)
     res = evaluate(scenario)
     built = build(scenario)
     p, st = built.inputs, built.structure
@@ -82,6 +110,12 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         raise ValueError(f"currency must be one of {', '.join(MONEY_FORMATS)} with a positive rate")
     if shown == st.currency:
         rate = 1.0
+    fabric_name = {fid: (cat.fabrics[fid].name_zh if lang == "zh" else cat.fabrics[fid].name)
+                   for fid in st.fabric_ids}
+    scope_text = tx["scope_cluster"] if cluster_scope else tx["scope_fabric"]
+
+    def unit_text(unit: str) -> str:
+        return tx["units"][unit].format(cur=shown)
 
     def conv(value: float, unit: str) -> float:
         return value * rate if unit.startswith("currency") else value
@@ -95,40 +129,41 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     note = wb.add_format({"italic": True, "font_color": "#666666"})
 
     # --- Inputs
-    ws = wb.add_worksheet("Inputs")
-    ws.write_string(0, 0, "Scenario", bold)
-    ws.write_string(0, 1, scenario.name)
-    ws.write_string(1, 0, "Currency", bold)
+    ws = wb.add_worksheet(tx["sheet_inputs"])
+    inputs = _sheet_ref(ws.get_name())
+    ws.write_string(0, 0, tx["scenario"], bold)
+    ws.write_string(0, 1, title or scenario.name)
+    ws.write_string(1, 0, tx["currency"], bold)
     ws.write_string(1, 1, shown if shown == st.currency else f"{shown} (1 {st.currency} = {rate:g} {shown})")
-    ws.write_string(2, 0, "Scope", bold)
-    ws.write_string(2, 1, st.scope)
-    ws.write_string(3, 0, "Cluster scope (1) or fabric only (0)", bold)
+    ws.write_string(2, 0, tx["scope"], bold)
+    ws.write_string(2, 1, scope_text)
+    ws.write_string(3, 0, tx["scope_flag"], bold)
     ws.write_number(3, 1, cluster_scope)
-    wb.define_name("scope_cluster", "=Inputs!$B$4")
-    ws.write_string(4, 0, "Horizon (years; the rows of the cash-flow sheets)", bold)
+    wb.define_name("scope_cluster", f"={inputs}!$B$4")
+    ws.write_string(4, 0, tx["horizon"], bold)
     ws.write_number(4, 1, h)
-    wb.define_name("horizon", "=Inputs!$B$5")
-    ws.write_string(4, 3, "model value: the model's step time and reliability depend on it", note)
+    wb.define_name("horizon", f"={inputs}!$B$5")
+    ws.write_string(4, 3, tx["horizon_note"], note)
     row = 6
-    ws.write_row(row, 0, ["Input", "Value", "Unit", "Note"], bold)
+    ws.write_row(row, 0, [tx["col_input"], tx["col_value"], tx["col_unit"], tx["col_note"]], bold)
     names: dict[str, str] = {}
-    for key, field, label, unit, editable in SCALAR_INPUTS:
+    for key, field, unit, editable in SCALAR_INPUTS:
         row += 1
         value = conv(float(getattr(p, field)[0, 0]), unit)
-        ws.write_string(row, 0, label)
+        ws.write_string(row, 0, tx["inputs"][key])
         fmt = (edit_money if unit == "currency" else edit) if editable else None
         ws.write_number(row, 1, value, fmt)
-        ws.write_string(row, 2, unit)
+        ws.write_string(row, 2, unit_text(unit))
         if not editable:
-            ws.write_string(row, 3, "model value: change it in the app (it moves performance and reliability)", note)
+            ws.write_string(row, 3, tx["model_value_note"], note)
         name = f"in_{key}"
-        wb.define_name(name, f"=Inputs!{xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)}")
+        wb.define_name(name, f"={inputs}!{xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)}")
         names[key] = name
-    ws.write_string(row + 1, 3, "Yellow cells are inputs: change them and every total follows.", note)
+    ws.write_string(row + 1, 3, tx["yellow_note"], note)
 
     row += 3
-    ws.write_string(row, 0, "Per fabric", bold)
-    ws.write_row(row, 1, list(st.fabric_ids), bold)
+    ws.write_string(row, 0, tx["per_fabric"], bold)
+    ws.write_row(row, 1, [fabric_name[fid] for fid in st.fabric_ids], bold)
     m = {f.id: f.metrics for f in res.fabrics}
     per_fabric = {
         "endpoints": lambda j, fid: float(p.nodes[0, 0] * p.nics_per_node[0, 0]),
@@ -142,15 +177,15 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         "vch": lambda j, fid: m[fid]["value_of_cluster_hour"],
     }
     fab_names: dict[tuple[str, str], str] = {}
-    for key, label, unit, editable in FABRIC_INPUTS:
+    for key, unit, editable in FABRIC_INPUTS:
         row += 1
-        ws.write_string(row, 0, f"{label} [{unit}]")
+        ws.write_string(row, 0, f"{tx['inputs'][key]} [{unit_text(unit)}]")
         for j, fid in enumerate(st.fabric_ids):
             value = conv(per_fabric[key](j, fid) if key in per_fabric else float(getattr(p, key)[0, j]), unit)
             fmt = (edit_money if unit.startswith("currency") else edit) if editable else None
             ws.write_number(row, 1 + j, float(value), fmt)
             name = f"f{j}_{key}"
-            wb.define_name(name, f"=Inputs!{xl_rowcol_to_cell(row, 1 + j, row_abs=True, col_abs=True)}")
+            wb.define_name(name, f"={inputs}!{xl_rowcol_to_cell(row, 1 + j, row_abs=True, col_abs=True)}")
             fab_names[(fid, key)] = name
     ws.set_column(0, 0, 44)
     ws.set_column(1, 1 + len(st.fabric_ids), 16)
@@ -160,9 +195,9 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     tco_cells, npv_cells = {}, {}
     for j, fid in enumerate(st.fabric_ids):
         sh = wb.add_worksheet(_safe_name(fid))
-        sheet_ref = f"'{sh.get_name()}'"
-        sh.write_string(0, 0, f"{fid}: yearly cash flows [{shown}], formulas over the Inputs sheet", bold)
-        header = ["year", *CATEGORIES, "total"]
+        sheet_ref = _sheet_ref(sh.get_name())
+        sh.write_string(0, 0, tx["fabric_title"].format(name=fabric_name[fid], cur=shown), bold)
+        header = [tx["year"], *(tx["categories"][c] for c in CATEGORIES), tx["total"]]
         sh.write_row(2, 0, header, bold)
 
         def f(key: str, _j: int = j, _fid: str = fid) -> str:
@@ -204,9 +239,9 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         tot_col = len(CATEGORIES) + 1
         top, bottom = xl_rowcol_to_cell(3, tot_col), xl_rowcol_to_cell(3 + h, tot_col)
         r = 5 + h
-        sh.write_string(r, 0, "TCO", bold)
+        sh.write_string(r, 0, tx["tco"], bold)
         sh.write_formula(r, tot_col, f"=SUM({top}:{bottom})", money, res.fabric(fid).tco_total * rate)
-        sh.write_string(r + 1, 0, "NPV (cash out negative)", bold)
+        sh.write_string(r + 1, 0, tx["npv"], bold)
         year1 = xl_rowcol_to_cell(4, tot_col)
         sh.write_formula(r + 1, tot_col, f"=-(NPV({names['discount']},{year1}:{bottom})+{top})" if h else f"=-{top}",
                          money, res.fabric(fid).npv * rate)
@@ -216,41 +251,49 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         sh.set_column(1, tot_col, 16)
 
     # --- Summary with a native chart
-    sm = wb.add_worksheet("Summary")
-    sm.write_string(0, 0, f"{scenario.name}", bold)
-    sm.write_string(1, 0, f"{st.horizon_years}-year TCO in {shown}, baseline {res.baseline}, scope {st.scope}")
-    sm.write_row(3, 0, ["fabric", "TCO", "Δ vs baseline", "NPV"], bold)
+    sm = wb.add_worksheet(tx["sheet_summary"])
+    sm.write_string(0, 0, title or scenario.name, bold)
+    sm.write_string(1, 0, tx["summary_line"].format(years=st.horizon_years, cur=shown, base=fabric_name[res.baseline],
+                                                    scope=scope_text))
+    sm.write_row(3, 0, [tx["col_fabric"], tx["col_tco"], tx["col_delta"], tx["col_npv"]], bold)
     base_cell = tco_cells[res.baseline]
     for i, fid in enumerate(st.fabric_ids):
         r = 4 + i
         fr = res.fabric(fid)
-        sm.write_string(r, 0, fid)
+        sm.write_string(r, 0, fabric_name[fid])
         sm.write_formula(r, 1, f"={tco_cells[fid]}", money, fr.tco_total * rate)
         sm.write_formula(r, 2, f"={tco_cells[fid]}-{base_cell}", money, fr.delta_vs_baseline * rate)
         sm.write_formula(r, 3, f"={npv_cells[fid]}", money, fr.npv * rate)
     chart = wb.add_chart({"type": "column"})
     last = 3 + len(st.fabric_ids)
-    chart.add_series({"name": "TCO", "categories": ["Summary", 4, 0, last, 0], "values": ["Summary", 4, 1, last, 1]})
-    chart.set_title({"name": f"{st.horizon_years}-year TCO"})
+    summary = sm.get_name()
+    chart.add_series({"name": tx["col_tco"], "categories": [summary, 4, 0, last, 0],
+                      "values": [summary, 4, 1, last, 1]})
+    chart.set_title({"name": tx["chart_title"].format(years=st.horizon_years)})
     chart.set_legend({"none": True})
     sm.insert_chart(4, 5, chart)
     sm.set_column(0, 3, 18)
     sm.activate()
 
     # --- Catalog with sources
-    cs = wb.add_worksheet("Catalog")
-    cs.write_row(0, 0, ["item", "quantity", "typical", "low", "high", "source", "as of"], bold)
+    cs = wb.add_worksheet(tx["sheet_catalog"])
+    cs.write_row(0, 0, [tx[k] for k in ("cat_item", "cat_quantity", "cat_typical", "cat_low", "cat_high",
+                                        "cat_source", "cat_as_of")], bold)
     r = 0
     for fid in st.fabric_ids:
         for group, entry in (("fabric", cat.fabrics[fid]), ("price", book.fabrics[fid])):
+            money_row = group == "price"
             for qname in type(entry).model_fields:
                 q = getattr(entry, qname)
                 if not hasattr(q, "typical"):
                     continue
                 r += 1
-                cs.write_string(r, 0, f"{fid} ({group})")
-                cs.write_string(r, 1, qname)
-                cs.write_row(r, 2, [q.typical, q.lo, q.hi])
+                cs.write_string(r, 0, f"{fabric_name[fid]} ({tx['group_' + group]})")
+                cs.write_string(r, 1, tx["quantities"].get(qname, qname))
+                if money_row:
+                    cs.write_row(r, 2, [q.typical * rate, q.lo * rate, q.hi * rate], money)
+                else:
+                    cs.write_row(r, 2, [q.typical, q.lo, q.hi])
                 cs.write_string(r, 5, cat.references[q.source].title)
                 cs.write_string(r, 6, q.as_of)
     cs.set_column(0, 1, 26)

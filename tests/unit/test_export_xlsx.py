@@ -3,12 +3,18 @@ live formulas follow a changed input the way the model says."""
 
 from __future__ import annotations
 
+import re
+
 import formulas
 import openpyxl
 import pytest
 
 import costmodel
-from costmodel.export_xlsx import workbook_bytes
+from costmodel.catalog import load_catalog
+from costmodel.export_xlsx import labels, workbook_bytes
+
+CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
+SHEETS = {"en": ("Inputs", "Summary", "Catalog"), "zh": ("输入", "汇总", "目录与来源")}
 
 
 def _recalc(path, inputs=None) -> dict:
@@ -38,14 +44,16 @@ def _with(preset: str, **groups) -> costmodel.Scenario:
     costmodel.load_preset("seed-intro-32xA100"),  # whole cluster
     _with("seed-intro-32xA100", finance={"payment": "instalments", "instalment_months": 30}),
 ], ids=["fabric-scope", "cluster-scope", "instalments"])
-def test_recalculated_workbook_equals_the_model(tmp_path, scenario):
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_recalculated_workbook_equals_the_model(tmp_path, scenario, lang):
     path = tmp_path / "r.xlsx"
-    path.write_bytes(workbook_bytes(scenario))
+    path.write_bytes(workbook_bytes(scenario, lang=lang))
     values = _recalc(path)
     res = costmodel.evaluate(scenario)
+    summary = SHEETS[lang][1].upper()
     for i, f in enumerate(res.fabrics):
-        assert values[f"SUMMARY!B{5 + i}"] == pytest.approx(f.tco_total, rel=1e-3)
-        assert values[f"SUMMARY!D{5 + i}"] == pytest.approx(f.npv, rel=1e-3)
+        assert values[f"{summary}!B{5 + i}"] == pytest.approx(f.tco_total, rel=1e-3)
+        assert values[f"{summary}!D{5 + i}"] == pytest.approx(f.npv, rel=1e-3)
         sheet = f.id.upper()
         for y in f.yearly:
             assert values[f"{sheet}!H{4 + y['year']}"] == pytest.approx(y["total"], rel=1e-3, abs=1e-6)
@@ -83,3 +91,84 @@ def test_workbook_in_another_currency_is_converted_at_export(tmp_path):
     for i, f in enumerate(res.fabrics):
         assert values[f"SUMMARY!B{5 + i}"] == pytest.approx(f.tco_total * 7.1, rel=1e-3)
     assert "¥" in openpyxl.load_workbook(path)["Summary"]["B5"].number_format
+
+
+def _texts(ws) -> list[str]:
+    return [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str) and c.data_type == "s"]
+
+
+def test_chinese_workbook_has_chinese_sheets_headers_labels_and_notes(tmp_path):
+    scenario = costmodel.load_preset("seed-intro-32xA100")
+    path = tmp_path / "r.xlsx"
+    path.write_bytes(workbook_bytes(scenario, "CNY", 7.1, lang="zh", title="文章引言：32 节点 A100"))
+    wb = openpyxl.load_workbook(path)
+    inputs, summary, catalog = SHEETS["zh"]
+    assert wb.sheetnames[0] == inputs and summary in wb.sheetnames and catalog in wb.sheetnames
+    ws = wb[inputs]
+    labels_a = [c.value for c in ws["A"] if isinstance(c.value, str)]
+    assert labels_a and all(CJK.search(v) or v == "PUE" for v in labels_a), labels_a
+    fabric_names = {load_catalog().fabrics[fid].name_zh for fid in scenario.fabrics}
+    notes = [c.value for c in ws["D"] if isinstance(c.value, str) and c.value not in fabric_names]
+    assert len(notes) >= 3 and all(CJK.search(v) for v in notes), notes
+    assert ws["B1"].value == "文章引言：32 节点 A100" and ws["B3"].value == "整个集群"
+    res = costmodel.evaluate(scenario)
+    for f in res.fabrics:
+        sheet = wb[f.id]
+        assert CJK.search(sheet["A1"].value) and load_catalog().fabrics[f.id].name_zh in sheet["A1"].value
+        header = [c.value for c in sheet[3]]
+        assert header[0] == "年" and header[-1] == "合计" and "电费" in header
+        assert all(CJK.search(h) for h in header), header
+    sm = wb[summary]
+    assert [c.value for c in sm[4]][:4] == ["网络", "TCO", "相对基准的差额", "净现值"]
+    assert [c.value for c in sm["A"][4:4 + len(res.fabrics)]] == [load_catalog().fabrics[f.id].name_zh
+                                                                  for f in res.fabrics]
+    head = [c.value for c in wb[catalog][1]]
+    assert all(CJK.search(h) for h in head), head
+    quantities = {c.value for c in wb[catalog]["B"][1:] if c.value}
+    assert quantities and {v for v in quantities if not CJK.search(v)} <= {"MTU [B]"}, quantities
+
+
+def test_english_workbook_has_no_chinese_labels(tmp_path):
+    path = tmp_path / "r.xlsx"
+    path.write_bytes(workbook_bytes(costmodel.load_preset("seed-intro-32xA100"), lang="en"))
+    wb = openpyxl.load_workbook(path)
+    assert wb.sheetnames[0] == "Inputs"
+    assert not [v for v in _texts(wb["Inputs"]) + _texts(wb["Summary"]) if CJK.search(v)]
+
+
+def test_every_label_exists_in_both_languages():
+    en, zh = labels("en"), labels("zh")
+
+    def keys(d: dict, prefix: str = "") -> set[str]:
+        out = set()
+        for k, v in d.items():
+            out |= keys(v, f"{prefix}{k}.") if isinstance(v, dict) else {prefix + k}
+        return out
+
+    assert keys(en) == keys(zh)
+    with pytest.raises(ValueError, match="lang"):
+        labels("fr")
+
+
+def test_changing_an_input_in_the_chinese_workbook_moves_totals(tmp_path):
+    scenario = costmodel.load_preset("seed-intro-32xA100")
+    path = tmp_path / "r.xlsx"
+    path.write_bytes(workbook_bytes(scenario, lang="zh"))
+    cell = _cell_of(path, "输入", "电价")
+    values = _recalc(path, {f"'[r.xlsx]输入'!{cell}": 0.2})
+    moved = costmodel.evaluate(_with("seed-intro-32xA100", facility={"electricity_price_per_kwh": 0.2}))
+    for i, f in enumerate(moved.fabrics):
+        assert values[f"汇总!B{5 + i}"] == pytest.approx(f.tco_total, rel=1e-3)
+
+
+def test_catalog_prices_are_in_the_workbook_currency(tmp_path):
+    scenario = costmodel.load_preset("seed-case2-24xA100")
+    path = tmp_path / "r.xlsx"
+    path.write_bytes(workbook_bytes(scenario, "CNY", 7.1))
+    ws = openpyxl.load_workbook(path)["Catalog"]
+    book = load_catalog().price_book(scenario.price_book)
+    fid = scenario.fabrics[0]
+    name = load_catalog().fabrics[fid].name
+    row = next(r for r in ws.iter_rows(min_row=2) if r[0].value == f"{name} (price)" and r[1].value == "NIC price")
+    assert row[2].value == pytest.approx(book.fabrics[fid].nic_price.typical * 7.1)
+    assert "¥" in row[2].number_format
