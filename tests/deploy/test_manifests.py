@@ -7,6 +7,7 @@ and checks that every check it fails is explained in docs/deploy.md's checkov ta
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -53,6 +54,12 @@ def _one(kind: str) -> dict:
     return found[0]
 
 
+def _ingress(name: str) -> dict:
+    found = [d for d in _k8s("Ingress") if d["metadata"]["name"] == name]
+    assert len(found) == 1, f"expected one Ingress {name}"
+    return found[0]
+
+
 def _pod() -> dict:
     return _one("Deployment")["spec"]["template"]
 
@@ -75,6 +82,12 @@ def _default(value) -> int:
     """An integer, or the default of a compose ``${VAR:-default}``."""
     m = re.fullmatch(r"\$\{\w+:-(\d+)\}", str(value))
     return int(m.group(1) if m else value)
+
+
+def _default_text(value) -> str:
+    """A string, or the default of a compose ``${VAR:-default}``."""
+    m = re.fullmatch(r"\$\{\w+:-([^}]+)\}", str(value))
+    return m.group(1) if m else str(value)
 
 
 def _short_volume(spec) -> tuple[str, str, bool]:
@@ -156,6 +169,18 @@ def _dockerignored(path: str) -> bool:
         if any(rx.fullmatch(p) for p in prefixes):
             ignored = not negate
     return ignored
+
+
+def _env(container: dict, name: str) -> str:
+    [value] = [e["value"] for e in container.get("env", []) if e["name"] == name]
+    return value
+
+
+def _nginx_locations() -> dict[str, str]:
+    """deploy/nginx.conf's ``location`` blocks: '= /path' or '^~ /prefix' (or '/') → their body."""
+    conf = (DEPLOY / "nginx.conf").read_text(encoding="utf-8")
+    return {f"{mod} {path}".strip(): body for mod, path, body in
+            re.findall(r"location\s+(=|\^~)?\s*(\S+)\s*\{([^}]*)\}", conf)}
 
 
 def _nginx_headers() -> dict[str, str]:
@@ -417,7 +442,7 @@ def test_k8s_service_targets_the_container_port():
 
 
 def test_k8s_ingress_is_sticky_with_websocket_timeouts_and_tls():
-    ing = _one("Ingress")
+    ing = _ingress("fabric-tco")
     ann = ing["metadata"]["annotations"]
     p = "nginx.ingress.kubernetes.io/"
     assert ann[p + "affinity"] == "cookie"
@@ -436,7 +461,7 @@ def test_k8s_ingress_is_sticky_with_websocket_timeouts_and_tls():
 
 
 def test_k8s_ingress_sends_the_security_headers_of_nginx_conf():
-    ing = _one("Ingress")
+    ing = _ingress("fabric-tco")
     ref = ing["metadata"]["annotations"]["nginx.ingress.kubernetes.io/custom-headers"]
     namespace, name = ref.split("/")
     maps = {(m["metadata"]["namespace"], m["metadata"]["name"]): m for m in _k8s("ConfigMap")}
@@ -507,3 +532,68 @@ def test_checkov_failures_are_explained_in_docs():
     assert not missing, f"checkov checks failing but not explained in docs/deploy.md's table: {missing}"
     stale = documented - set(reported)
     assert not stale, f"docs/deploy.md's checkov table lists checks that pass now: {sorted(stale)}"
+
+
+# ------------------------------------------------------------- client address and internal endpoints
+
+STCORE_OPEN = {"/_stcore/health": "=", "/_stcore/host-config": "=", "/_stcore/stream": "=",
+               "/_stcore/upload_file/": "^~", "/_stcore/bidi-components/": "^~"}
+
+
+def test_nginx_replaces_the_clients_forwarded_for_and_closes_internal_endpoints():
+    conf = (DEPLOY / "nginx.conf").read_text(encoding="utf-8")
+    assert re.search(r"^\s*proxy_set_header X-Forwarded-For \$remote_addr;", conf, re.M)
+    assert "$proxy_add_x_forwarded_for" not in conf, "appending keeps the address the client wrote"
+    locations = _nginx_locations()
+    opened = {loc.split()[1]: loc.split()[0] for loc, body in locations.items()
+              if loc.split()[-1].startswith("/_stcore") and "proxy_pass" in body}
+    assert opened == STCORE_OPEN
+    assert "return 404;" in locations["^~ /_stcore/"]
+    assert "proxy_set_header" not in "".join(locations.values()), "a location's own headers drop the server's"
+    assert "add_header" not in "".join(locations.values())
+
+
+def test_compose_replicas_trust_forwarded_for_from_the_proxy_only():
+    compose = _compose()
+    trusted = _default_text(compose["services"]["app"]["environment"]["FORWARDED_ALLOW_IPS"])
+    proxy_ip = _default_text(compose["services"]["proxy"]["networks"]["web"]["ipv4_address"])
+    assert trusted == proxy_ip, "the replicas trust exactly the proxy's address"
+    [pool] = compose["networks"]["web"]["ipam"]["config"]
+    subnet = ipaddress.ip_network(_default_text(pool["subnet"]))
+    dynamic = ipaddress.ip_network(_default_text(pool["ip_range"]))
+    assert ipaddress.ip_address(proxy_ip) in subnet and dynamic.subnet_of(subnet)
+    assert ipaddress.ip_address(proxy_ip) not in dynamic, "a replica could be given the proxy's address"
+
+
+def test_k8s_replicas_trust_forwarded_for_from_the_pod_network_only():
+    trusted = _env(_container(), "FORWARDED_ALLOW_IPS").split(",")
+    assert "*" not in trusted
+    for net in map(ipaddress.ip_network, trusted):
+        assert not net.is_global and net.prefixlen >= 7, net
+    ann = _ingress("fabric-tco")["metadata"]["annotations"]
+    assert ann.get("nginx.ingress.kubernetes.io/use-forwarded-headers", "false") == "false"
+
+
+def _route(path: str) -> str:
+    """The Ingress that serves ``path``, as ingress-nginx picks it: an Exact path, else the longest Prefix."""
+    rules = [(ing["metadata"]["name"], p) for ing in _k8s("Ingress")
+             for rule in ing["spec"]["rules"] for p in rule["http"]["paths"]]
+    for name, p in rules:
+        if p["pathType"] == "Exact" and p["path"] == path:
+            return name
+    prefixes = [(len(p["path"].rstrip("/")), name) for name, p in rules if p["pathType"] == "Prefix"
+                and (path + "/").startswith(p["path"].rstrip("/") + "/")]
+    return max(prefixes)[1]
+
+
+def test_k8s_ingress_closes_internal_endpoints_like_nginx_conf():
+    deny = _ingress("fabric-tco-internal")
+    assert deny["metadata"]["annotations"]["nginx.ingress.kubernetes.io/denylist-source-range"] == "0.0.0.0/0,::/0"
+    for path in STCORE_OPEN:
+        assert _route(path) == "fabric-tco", path
+    for path in ("/", "/scenarios", "/_stcore/upload_file/abc/def", "/_stcore/bidi-components/x/y.js",
+                 "/static/js/index.js"):
+        assert _route(path) == "fabric-tco", path
+    for path in ("/_stcore/metrics", "/_stcore/agent/mcp", "/_stcore/agent/openapi.json",
+                 "/_stcore/script-health-check", "/_stcore/health/x"):
+        assert _route(path) == "fabric-tco-internal", path

@@ -3,13 +3,16 @@ replicas started by ``scripts/serve.sh`` (the image's CMD) and Debian's nginx on
 ``deploy/nginx.conf``. A real Chromium session uploads a scenario file through nginx and saves
 it; a second session through nginx loads it with identical results. A negative control shows
 why the proxy must be sticky: when the websocket and the HTTP requests of one browser reach
-different replicas, the upload fails.
+different replicas, the upload fails. A client cannot choose the address the sign-in throttle
+counts (a forged ``X-Forwarded-For``), and Streamlit's internal endpoints are closed.
 """
 
 from __future__ import annotations
 
+import http.client
 import json
 import re
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -29,7 +32,9 @@ from browser_helpers import (
 from stack import NGINX, Nginx, Stack, require_nginx
 
 import costmodel
+import store
 from store import accounts
+from store.tables import login_failures
 
 PASSWORD = "deploy test password"
 SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy",
@@ -47,7 +52,12 @@ def users() -> Path:
 def stack(pg_server, users):
     require_browser()
     require_nginx()
-    s = Stack(pg_server.new_database(), users, replicas=2)
+    url = pg_server.new_database()
+    with pytest.MonkeyPatch.context() as mp:
+        # as deployed: the replicas trust X-Forwarded-For from the proxy's address only (here loopback)
+        mp.setenv("FORWARDED_ALLOW_IPS", "127.0.0.1")
+        s = Stack(url, users, replicas=2)
+    s.database_url = url
     yield s
     s.stop()
 
@@ -81,6 +91,8 @@ def test_upload_through_nginx_then_a_second_session_loads_identical_results(stac
     assert re.fullmatch(r"[0-9a-f]{32}", cookies["fabric_route"])
     blocked = []  # what the Content-Security-Policy refuses would show in the console
     page.on("console", lambda msg: blocked.append(msg.text) if "Content Security Policy" in msg.text else None)
+    refused = []  # a Streamlit endpoint the page needs but nginx closes would answer 404 here
+    page.on("response", lambda r: refused.append(r.url) if "/_stcore/" in r.url and r.status >= 400 else None)
     _sign_in(page)
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(upload))
     page.get_by_text("Imported “").wait_for()
@@ -91,6 +103,7 @@ def test_upload_through_nginx_then_a_second_session_loads_identical_results(stac
     assert wait_for(page, lambda: open_compare(page), expected) == expected
     page.locator(".js-plotly-plot").first.wait_for()  # charts draw under the policy
     assert blocked == []
+    assert refused == []
     ctx.close()
 
     for _ in range(2):  # new sessions land on either replica; each lists and loads the same scenario
@@ -148,3 +161,95 @@ http {{
         proxy.stop()
         a.stop()
         b.stop()
+
+
+# ------------------------------------------------------------------------- the client's address
+
+FORGED = "203.0.113.66"  # TEST-NET-3: an address the client claims in X-Forwarded-For
+
+
+def _lan_address() -> str | None:
+    """A non-loopback IPv4 address of this machine (nginx listens on all of them), or None."""
+    try:
+        out = subprocess.run(["ip", "-4", "-o", "addr", "show", "scope", "global"], capture_output=True,
+                             text=True, timeout=10).stdout
+    except OSError:
+        out = ""
+    found = re.findall(r"\binet (\d+\.\d+\.\d+\.\d+)/", out)
+    if not found:
+        try:
+            found = [a[4][0] for a in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+        except OSError:
+            found = []
+    return next((a for a in found if not a.startswith("127.")), None)
+
+
+def _failed_sign_in(browser, url: str, user: str) -> None:
+    """One wrong password on the Scenarios page, from a browser that sends a forged X-Forwarded-For
+    with every request (the page, its websocket and uploads)."""
+    ctx = browser.new_context(viewport={"width": 1500, "height": 1400}, locale="en-US",
+                              extra_http_headers={"X-Forwarded-For": FORGED})
+    page = ctx.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url)
+    page.wait_for_selector("h1")
+    settle(page)
+    page.get_by_label("User name").fill(user)
+    page.get_by_label("Password", exact=True).fill("not the password")
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_text("User name or password is wrong.").wait_for()
+    ctx.close()
+
+
+def _counted_keys(stack) -> set[str]:
+    db = store.open_store(stack.database_url, migrate_schema=False)
+    try:
+        with db.engine.connect() as conn:
+            return set(conn.execute(login_failures.select().with_only_columns(login_failures.c.username)).scalars())
+    finally:
+        db.engine.dispose()
+
+
+def test_a_forged_forwarded_address_is_replaced_by_the_real_one(stack, browser):
+    """The sign-in throttle counts per client address: through nginx, the address the app records
+    is the one nginx saw, never the one the client wrote into X-Forwarded-For."""
+    _failed_sign_in(browser, f"{stack.base}/scenarios?lang=en", "probe-loopback")
+    keys = _counted_keys(stack)
+    assert "user:probe-loopback" in keys  # the attempt was counted ...
+    assert f"ip:{FORGED}" not in keys, keys  # ... but not against the forged address
+    # (Streamlit reports loopback as no address, so the loopback attempt has no per-address row)
+    lan = _lan_address()
+    if lan is None:  # a machine with loopback only: the check above is all there is
+        return
+    _failed_sign_in(browser, f"http://{lan}:{stack.nginx.port}/scenarios?lang=en", "probe-lan")
+    keys = _counted_keys(stack)
+    assert "user:probe-lan" in keys
+    assert f"ip:{lan}" in keys, keys  # counted against the address nginx saw
+    assert f"ip:{FORGED}" not in keys, keys
+
+
+# ------------------------------------------------------------------- Streamlit's internal endpoints
+
+CLOSED = ("/_stcore/metrics", "//_stcore/metrics", "/_stcore/%6detrics", "/_stcore/upload_file/..%2Fmetrics",
+          "/_stcore/health/../metrics", "/_stcore/agent/openapi.json", "/_stcore/agent/mcp",
+          "/_stcore/agent/interact", "/_stcore/script-health-check")
+
+
+def _status(port: int, path: str) -> int:
+    """The status of a GET of ``path`` sent byte for byte (no client-side normalisation)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request("GET", path)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def test_internal_endpoints_are_closed_at_nginx_and_the_ones_the_page_needs_open(stack):
+    replica = stack.apps[0].port
+    assert _status(replica, "/_stcore/metrics") == 200  # the app serves them: nginx must close them
+    assert _status(replica, "/_stcore/agent/openapi.json") != 404
+    for path in CLOSED:
+        assert _status(stack.nginx.port, path) == 404, path
+    for path in ("/_stcore/health", "/_stcore/host-config"):
+        assert _status(stack.nginx.port, path) == 200, path
