@@ -7,6 +7,14 @@
 # per rerun here; Python's own generational GC still runs (bench/load_bench.py, docs/deploy.md).
 set -eu
 cd "$(dirname "$0")/.."
+# uvicorn (under Streamlit) takes X-Forwarded-For from the addresses in FORWARDED_ALLOW_IPS
+# (default: loopback); '*' would make it believe the leftmost address, which the client writes.
+case "${FORWARDED_ALLOW_IPS:-}" in
+  *'*'*)
+    echo "serve.sh: FORWARDED_ALLOW_IPS='*' lets any client choose the address the sign-in throttle counts;" \
+         "list the proxy's address(es) instead (docs/deploy.md, Hardening)" >&2
+    exit 2 ;;
+esac
 exec "${PYTHON:-python}" -m streamlit run server.py \
   --server.port "${PORT:-8501}" \
   --server.address "${ADDRESS:-0.0.0.0}" \

@@ -597,3 +597,13 @@ def test_k8s_ingress_closes_internal_endpoints_like_nginx_conf():
     for path in ("/_stcore/metrics", "/_stcore/agent/mcp", "/_stcore/agent/openapi.json",
                  "/_stcore/script-health-check", "/_stcore/health/x"):
         assert _route(path) == "fabric-tco-internal", path
+
+
+@pytest.mark.parametrize("value", ["*", "10.0.0.1,*"])
+def test_serve_sh_refuses_to_trust_every_forwarding_address(value):
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON"}
+    env.update(FORWARDED_ALLOW_IPS=value, PYTHON="/bin/false")  # must stop before it starts anything
+    out = subprocess.run(["sh", str(ROOT / "scripts" / "serve.sh")], env=env, capture_output=True, text=True,
+                         timeout=30)
+    assert out.returncode == 2
+    assert "FORWARDED_ALLOW_IPS='*'" in out.stderr and "proxy's address" in out.stderr
