@@ -199,7 +199,7 @@ else:
         st.dataframe(pd.DataFrame([{t("scn.col_version"): v.version, t("scn.col_name"): v.name,
                                     t("scn.col_note"): v.note, t("scn.col_saved"): _when(v.created_at)}
                                    for v in versions]), hide_index=True, width="stretch")
-        vnums = [v.version for v in reversed(versions)]  # newest first: a new save is picked at once
+        vnums = [v.version for v in versions]  # newest first (the store's order): a new save is picked at once
         vkey = keys.label_key("scn_vpick", [picked.id, *map(str, vnums)])
         vsel = st.selectbox(t("scn.pick_version"), vnums, key=vkey)
         vcols = st.columns(3)

@@ -151,6 +151,16 @@ def sign_in(username: str, password: str) -> tuple[bool, str, float]:
     return True, "auth.welcome", 0.0
 
 
+def _session_live() -> bool:
+    """Whether this browser's password sign-in session is still live in the store (True for
+    identity-provider sign-ins, which Streamlit's own cookie keeps)."""
+    user, sid = st.session_state.get(KEY_USER), st.session_state.get(KEY_SID)
+    if oidc_configured() or not user:
+        return True
+    db = get_store()
+    return bool(sid) and db is not None and sessions.is_live(db, sid, user)
+
+
 def restore() -> None:
     """Run first on every rerun: resume a signed-in session from the cookie after a reload, and
     end this one when it was signed out elsewhere, expired, or its account was removed."""
@@ -158,9 +168,7 @@ def restore() -> None:
         return  # Streamlit's own auth cookie keeps an identity-provider sign-in
     user = st.session_state.get(KEY_USER)
     if user:
-        db = get_store()
-        live = db is not None and sessions.is_live(db, st.session_state.get(KEY_SID, ""), user)
-        if not (live and accounts.exists(config.users_file(), user)):
+        if not (_session_live() and accounts.exists(config.users_file(), user)):
             log.info("sales session of %s ended", user)
             sign_out(revoke=False)
             st.session_state[KEY_REFUSED] = "sess.ended"
@@ -227,7 +235,7 @@ def as_owner(expected: str | None) -> Callable[[Callable], Callable]:
         @functools.wraps(fn)
         def run(*args, **kwargs):
             now = owner()
-            if expected is None or now != expected:
+            if expected is None or now != expected or not _session_live():
                 log.warning("refused %s: the owner it was created for is no longer signed in", fn.__name__)
                 st.session_state[KEY_REFUSED] = "sess.refused"
                 return None

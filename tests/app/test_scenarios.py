@@ -245,3 +245,59 @@ def test_a_removed_user_is_signed_out_on_the_next_run():
     accounts.remove_user(USERS, "temp-user")
     at.run()
     assert at.text_input(key="auth_user") is not None
+
+
+def _forge_click(at, widget_id: str):
+    """Send what one forged websocket message would: this run's widget states plus a click
+    (trigger) on ``widget_id``, a button of an earlier run that the page no longer shows."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetStates
+
+    states = WidgetStates()
+    states.widgets.extend(at._tree.get_widget_states().widgets)
+    forged = states.widgets.add()
+    forged.id, forged.trigger_value = widget_id, True
+    at._run(states)
+    assert not at.exception, [e.message for e in at.exception]
+    return at
+
+
+def test_a_forged_click_after_sign_out_does_not_act_for_the_former_owner(db):
+    accounts.add_user(USERS, "erin", PASSWORD, replace=True)
+    at = _sign_in(open_page("scenarios"), "erin")
+    at.number_input(key="w.cluster.nodes").set_value(91).run() if any(
+        w.key == "w.cluster.nodes" for w in at.number_input) else None
+    _name_box(at).set_value("Erin's secret deal").run()
+    at.button(key="scn_save_new").click().run()
+    [mine] = db.list_scenarios("local:erin")
+    load_id, delete_id = at.button(key="scn_load").id, at.button(key="scn_del").id
+    at.button(key="auth_out").click().run()
+    assert at.text_input(key="auth_user") is not None  # the customer view
+    _forge_click(at, load_id)
+    assert at.session_state["scenario"].name != "Erin's secret deal"  # nothing was loaded
+    assert catalog("en")["sess.refused"] in [w.value for w in at.sidebar.warning]
+    _forge_click(at, delete_id)
+    assert [s.id for s in db.list_scenarios("local:erin")] == [mine.id]  # nothing was deleted
+
+
+def test_a_removed_users_open_tab_can_no_longer_save_or_delete(db):
+    accounts.add_user(USERS, "frank", PASSWORD, replace=True)
+    at = _sign_in(open_page("scenarios"), "frank")
+    at.button(key="scn_save_new").click().run()
+    [mine] = db.list_scenarios("local:frank")
+    accounts.remove_user(USERS, "frank")
+    at.button(key="scn_save_v").click().run()  # the click reaches the callback before the page reruns
+    assert db.load("local:frank", mine.id).version == 1  # no new version
+    assert at.text_input(key="auth_user") is not None
+    assert any(w.value in (catalog("en")["sess.refused"], catalog("en")["sess.ended"]) for w in at.sidebar.warning)
+
+
+def test_a_version_note_is_saved_as_typed_and_the_version_picker_follows(db):
+    accounts.add_user(USERS, "gina", PASSWORD, replace=True)
+    at = _sign_in(open_page("scenarios"), "gina")
+    at.button(key="scn_save_new").click().run()
+    at.text_input(key="scn_note").set_value("after the customer call")  # typed, no Enter: same run as the click
+    at.button(key="scn_save_v").click().run()
+    [mine] = db.list_scenarios("local:gina")
+    assert db.versions("local:gina", mine.id)[0].note == "after the customer call"
+    assert keyed(at.selectbox, "scn_vpick").value == 2  # the new version, not version 1
+    assert at.text_input(key="scn_note").value == ""  # the next version starts without this note

@@ -1,0 +1,125 @@
+"""The sales engineer's session in a real browser: the language switch followed by the clicks a
+person makes, a sign-in that survives a reload (HttpOnly cookie), and a sign-out that ends it in
+every tab. Needs Debian's Chromium (fails under CI=true without it)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from browser_helpers import AppServer, open_page, require_browser, settle, sign_in
+
+from store import accounts
+from webui.i18n import catalog
+
+PASSWORD = "correct horse battery"
+EXCEPTION = '[data-testid="stException"]'
+COOKIE = "fabric_session"
+
+
+@pytest.fixture(scope="module")
+def server():
+    require_browser()
+    accounts.add_user(Path(os.environ["FABRIC_TCO_USERS"]), "hana", PASSWORD, replace=True)
+    app = AppServer("session").wait_ready()
+    yield app.base
+    app.stop()
+
+
+def _nav(page, title: str) -> None:
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=title, exact=True).click()
+    settle(page)
+
+
+def _no_error(page, step: str) -> None:
+    assert page.locator(EXCEPTION).count() == 0, f"error page after: {step}"
+
+
+def _switch_language(page, to: str) -> None:
+    page.locator('[data-testid="stSidebar"]').get_by_text({"en": "English", "zh": "中文"}[to], exact=True).click()
+    page.locator('[data-testid="stSidebarNav"]').get_by_role("link", name=catalog(to)["nav.cluster"],
+                                                             exact=True).wait_for()
+    settle(page)
+
+
+def _clicks_after_the_switch(page, lang: str) -> None:
+    """Navigate, change the currency, navigate again: each once crashed after a switch."""
+    t = catalog(lang)
+    assert re.search(rf"[?&]lang={lang}(&|$)", page.url), page.url  # the code, never "中文"/"English"
+    _nav(page, t["nav.cluster"])
+    _no_error(page, "navigation")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.get_by_role("combobox", name=t["app.currency"]).click()
+    page.get_by_role("option", name="EUR").click()
+    settle(page)
+    _no_error(page, "currency change")
+    _nav(page, t["nav.compare"])
+    _no_error(page, "second navigation")
+    preset = sidebar.get_by_role("combobox", name=t["app.preset"])
+    assert t["preset.seed-intro-32xA100"] in preset.input_value() or t["preset.seed-intro-32xA100"] in (
+        sidebar.locator('[data-testid="stSelectbox"]').first.inner_text())
+    page.wait_for_selector(f"h1:has-text('{t['compare.title']}')")
+
+
+@pytest.mark.parametrize(("start", "to"), [("en", "zh"), ("zh", "en")])
+def test_switching_language_then_clicking_on_never_crashes(browser, server, start, to):
+    context, page = open_page(browser, f"{server}/?lang={start}&cur=USD")
+    _switch_language(page, to)
+    _no_error(page, "language switch")
+    _clicks_after_the_switch(page, to)
+    _switch_language(page, start)  # and back again
+    _clicks_after_the_switch(page, start)
+    context.close()
+
+
+def _cookie(context) -> dict | None:
+    return next((c for c in context.cookies() if c["name"] == COOKIE), None)
+
+
+def _wait_cookie(page, context, present: bool = True) -> dict | None:
+    for _ in range(50):
+        if (_cookie(context) is not None) == present:
+            break
+        page.wait_for_timeout(200)
+    return _cookie(context)
+
+
+def test_signed_in_switch_reload_and_sign_out_everywhere(browser, server):
+    en = catalog("en")
+    context, page = open_page(browser, f"{server}/scenarios?lang=en")
+    sign_in(page, "hana", PASSWORD)
+    cookie = _wait_cookie(page, context)
+    assert cookie is not None and cookie["httpOnly"] and cookie["sameSite"] == "Strict" and cookie["path"] == "/"
+    assert page.evaluate("document.cookie").find(COOKIE) == -1  # page scripts cannot read it
+    # the language switch, signed in
+    _switch_language(page, "zh")
+    _clicks_after_the_switch(page, "zh")
+    _switch_language(page, "en")
+    # a reload keeps the sign-in, and a reload on Price books stays on Price books
+    page.goto(f"{server}/price-books?lang=en")
+    page.wait_for_selector("h1")
+    settle(page)
+    page.reload()
+    page.wait_for_selector(f"h1:has-text('{en['pb.title']}')")
+    settle(page)
+    assert page.get_by_text(en["app.signed_in"].format(user="hana")).count() >= 1
+    # a second tab of the same browser shares the sign-in
+    other = context.new_page()
+    other.goto(f"{server}/scenarios?lang=en")
+    other.wait_for_selector("h1")
+    settle(other)
+    assert other.get_by_role("button", name=en["auth.sign_out"]).count() == 1
+    # sign out in the first tab: it reloads into a fresh, signed-out session and the cookie is gone
+    _nav(page, en["nav.scenarios"])
+    page.get_by_role("button", name=en["auth.sign_out"]).click()
+    page.get_by_role("button", name=en["auth.submit"]).wait_for()
+    assert _wait_cookie(page, context, present=False) is None
+    page.reload()
+    page.get_by_role("button", name=en["auth.submit"]).wait_for()
+    # the other tab's next click finds its session ended
+    _nav(other, en["nav.compare"])
+    other.get_by_text(en["sess.ended"]).wait_for()
+    assert other.get_by_text(en["app.signed_in"].format(user="hana")).count() == 0
+    context.close()
