@@ -89,6 +89,8 @@ with st.sidebar:
                     help=t("app.fx_help"))
     with st.expander(t("app.share")):
         st.caption(t("app.share_help"))
+        if session.scenario().custom_price_book is not None:
+            st.caption(t("quote.link_list"))
         st.code(session.share_url(), language=None, wrap_lines=True)
 
     script = storage.page_script()

@@ -14,13 +14,14 @@ from costmodel.catalog import load_catalog
 from costmodel.errors import ScenarioError
 from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
 from costmodel.validation import validate_scenario
-from webui import labels, session, widgets
+from webui import labels, quote, session, widgets
 from webui.text import md_escape
 
 t = session.translator()
 cat = load_catalog()
 scenario = session.scenario()
 book = price_books.for_scenario(scenario, cat)
+prices = quote.item_book(scenario, cat)  # a customer sees list prices of a quote's items, never the quote
 names = labels.fabric_names(t)
 gpu_id = scenario.cluster.gpu
 
@@ -31,9 +32,9 @@ st.caption(t("assumptions.intro", book=md_escape(book.name_zh if t.lang == "zh" 
 TABLES = {
     # tab key: (overrides field, items, catalog lookup, bounds)
     "fabrics": ("fabrics", scenario.fabrics, lambda i: cat.fabrics[i], FABRIC_OVERRIDE_BOUNDS),
-    "fabric_prices": ("fabric_prices", scenario.fabrics, lambda i: book.fabrics[i], FABRIC_PRICE_BOUNDS),
+    "fabric_prices": ("fabric_prices", scenario.fabrics, lambda i: prices.fabrics[i], FABRIC_PRICE_BOUNDS),
     "gpus": ("gpus", [gpu_id], lambda i: cat.gpus[i], GPU_OVERRIDE_BOUNDS),
-    "gpu_prices": ("gpu_prices", [gpu_id], lambda i: book.gpus[i], GPU_PRICE_BOUNDS),
+    "gpu_prices": ("gpu_prices", [gpu_id], lambda i: prices.gpus[i], GPU_PRICE_BOUNDS),
 }
 
 
@@ -76,6 +77,8 @@ def _apply(field: str, table: dict) -> None:
 tabs = st.tabs([t(f"assumptions.tab_{k}") for k in TABLES])
 for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), strict=True):
     with tab:
+        if field.endswith("_prices") and quote.hidden(scenario):
+            st.info(t("quote.hidden"), icon="🔒")
         df = _frame(field, items, lookup, bounds)
         df["item"] = [names.get(i, cat.gpus[i].name if i in cat.gpus else i) for i in df["item"]]
         ids = [*items]

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costmodel import price_books
 from costmodel.catalog import load_catalog
-from webui import keys, session, widgets
+from webui import keys, quote, session, widgets
 
 t = session.translator()
 cat = load_catalog()
 scenario = session.scenario()
-book = price_books.for_scenario(scenario, cat)
+book = quote.item_book(scenario, cat)  # placeholders show list prices to a customer, never a quote
 gpu = cat.gpus[scenario.cluster.gpu]
 gpu_prices = book.gpus[scenario.cluster.gpu]
 

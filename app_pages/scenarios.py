@@ -13,11 +13,10 @@ import pandas as pd
 import streamlit as st
 
 import store
-from costmodel import price_books
 from costmodel.errors import ScenarioError
 from costmodel.validation import validate_scenario
 from store import documents
-from webui import compute, keys, labels, notices, scenario_diff, session, storage, widgets
+from webui import compute, keys, labels, notices, quote, scenario_diff, session, storage, widgets
 from webui.text import md_escape
 
 t = session.translator()
@@ -35,6 +34,7 @@ def _load_into_session(info: store.VersionInfo, shared: bool = False) -> None:
     st.session_state[session.KEY_PRESET] = "blank"
     storage.set_origin(info, shared=shared)
     widgets.reset_widgets()
+    keys.forget(st.session_state, "scn_pick")  # the list picks what the session now holds
 
 
 st.title(t("scn.title"))
@@ -55,11 +55,13 @@ with st.container(border=True):
             notices.flash("success", t("scn.imported", name=md_escape(imported.name)))
             st.rerun()
     with right:
-        current = session.scenario() if owner else price_books.quote_only(session.scenario())
+        current = quote.for_export(session.scenario())  # a customer's file: list prices, never the quote
         st.download_button(t("scn.export"), documents.export_scenario(current),
                            file_name="scenario.json", mime="application/json", key="scn_export",
                            icon=":material/download:")
         st.caption(t("scn.export_help", name=md_escape(current.name)))
+        if quote.hidden(session.scenario()):
+            st.caption(t("quote.export_list"))
 
 # --- sign-in -------------------------------------------------------------------------------
 def _sign_in() -> None:
@@ -131,6 +133,7 @@ with st.container(border=True):
             return
         session.set_scenario(info.scenario())
         storage.set_origin(info)
+        keys.forget(st.session_state, "scn_pick")  # the list picks what was just saved
         st.session_state["scn_note"] = ""  # a note belongs to the version it was saved with
         notices.flash("success", t("scn.saved", name=md_escape(info.name), version=info.version))
 

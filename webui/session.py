@@ -13,7 +13,7 @@ import streamlit as st
 
 import costmodel
 
-from . import share, storage
+from . import quote, share, storage
 from .i18n import Translator, language_from_locale
 from .money import CURRENCIES, MAX_RATE, MIN_RATE, Money, default_rate
 
@@ -110,6 +110,10 @@ def sync_url() -> None:
     if st.query_params.get(KEY_LANG) != language():
         st.query_params[KEY_LANG] = language()
     st.session_state[_KEY_LAST_LANG] = language()
+    if quote.hidden(scenario()):  # a customer's address bar never carries a quote's prices
+        if "s" in st.query_params:
+            del st.query_params["s"]
+        return  # a read-only link keeps its short token; changes stay in this tab
     if st.query_params.get("t"):
         if shared_view():
             return  # a read-only link stays the short token while nothing is changed
@@ -127,7 +131,7 @@ def sync_url() -> None:
 def share_url() -> str:
     """The share link of the current state: scenario, language, currency and rate."""
     parts = [f"p={preset()}"]
-    token = share.encode(scenario(), preset())
+    token = share.encode(quote.public_copy(scenario()), preset())  # anyone can read a link: list prices
     if token:
         parts.append(f"s={token}")
     m = money()

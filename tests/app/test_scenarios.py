@@ -301,3 +301,53 @@ def test_a_version_note_is_saved_as_typed_and_the_version_picker_follows(db):
     assert db.versions("local:gina", mine.id)[0].note == "after the customer call"
     assert keyed(at.selectbox, "scn_vpick").value == 2  # the new version, not version 1
     assert at.text_input(key="scn_note").value == ""  # the next version starts without this note
+
+
+def test_a_read_only_link_shows_the_quotes_totals_but_never_its_item_prices(db):
+    """Issue 10 item 4: a customer with a ``?t=`` link sees results computed with the negotiated
+    quote, but item prices only from the public list — on Assumptions, on Cluster, in the address
+    bar, in the sidebar link and in the exported file."""
+    from costmodel import price_books
+    from costmodel.catalog import load_catalog
+    from webui import share
+
+    sales = _sign_in(open_page("scenarios"), "alice")
+    go(sales, "price_books")
+    sales.text_input(key="pb_name___new__").set_value("ACME quote").run()
+    sales.number_input(key="pb_disc_switches___new__").set_value(40.0).run()
+    sales.number_input(key="pb_disc_nics___new__").set_value(25.0).run()
+    sales.number_input(key="pb_disc_servers___new__").set_value(30.0).run()
+    sales.button(key="pb_apply").click().run()
+    go(sales, "scenarios")
+    _name_box(sales).set_value("quoted for the customer").run()
+    sales.button(key="scn_save_new").click().run()
+    sales.button(key="scn_share_new").click().run()
+    token = sales.session_state["scn_new_link"].split("?t=", 1)[1].split("&", 1)[0]
+    quoted = sales.session_state["scenario"]
+    cat = load_catalog()
+    public = cat.price_book(quoted.price_book)
+    negotiated = price_books.for_scenario(quoted, cat)
+    fid = quoted.fabrics[-1]
+    assert negotiated.fabrics[fid].switch_price.typical < public.fabrics[fid].switch_price.typical
+
+    customer = open_page("assumptions", t=token, cur="USD")
+    assert customer.session_state["scenario"].custom_price_book is not None  # the totals use the quote
+    assert catalog("en")["quote.hidden"] in [i.value for i in customer.info]
+    shown = [float(v) for df in customer.dataframe for v in df.value.get("value", [])]
+    assert public.fabrics[fid].switch_price.typical in shown
+    assert negotiated.fabrics[fid].switch_price.typical not in shown
+    assert negotiated.fabrics[fid].nic_price.typical not in shown
+    assert "s" not in customer.query_params  # the address bar keeps the token, never the quote
+    link = next(c.value for c in customer.sidebar.code if "?p=" in c.value)
+    params = dict(p.split("=", 1) for p in link.split("?", 1)[1].split("&"))
+    assert share.decode(params["p"], params.get("s")).custom_price_book is None  # list prices only
+    go(customer, "compare")
+    tco = costmodel.evaluate(quoted).fabrics[-1].tco_total
+    assert customer.session_state["scenario"].custom_price_book is not None
+    assert costmodel.evaluate(customer.session_state["scenario"]).fabrics[-1].tco_total == pytest.approx(tco)
+    go(customer, "cluster")
+    placeholders = " ".join(str(n.proto.placeholder) for n in customer.number_input)
+    gpu = quoted.cluster.gpu
+    assert negotiated.gpus[gpu].server_price.typical < public.gpus[gpu].server_price.typical
+    assert f"{public.gpus[gpu].server_price.typical:,g}" in placeholders
+    assert f"{negotiated.gpus[gpu].server_price.typical:,g}" not in placeholders
