@@ -253,3 +253,22 @@ def test_internal_endpoints_are_closed_at_nginx_and_the_ones_the_page_needs_open
         assert _status(stack.nginx.port, path) == 404, path
     for path in ("/_stcore/health", "/_stcore/host-config"):
         assert _status(stack.nginx.port, path) == 200, path
+
+
+def test_a_sign_in_survives_a_reload_through_nginx(stack, browser):
+    """The page posts a hand-over to /auth/session, which refuses another origin: nginx must pass the
+    Host the browser sent (with its port), or every sign-in cookie is refused behind the proxy."""
+    from store import sessions
+
+    ctx, page = open_page(browser, f"{stack.base}/scenarios?lang=en")
+    statuses = []
+    page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/auth/session") else None)
+    _sign_in(page)
+    name = sessions.settings().cookie
+    assert wait_for(page, lambda: any(c["name"] == name for c in ctx.cookies()), True, timeout_s=20), statuses
+    page.reload()
+    page.wait_for_selector("h1")
+    settle(page)
+    page.get_by_role("button", name="Sign out").wait_for()
+    assert page.get_by_role("button", name="Sign in").count() == 0
+    ctx.close()
