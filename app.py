@@ -73,7 +73,7 @@ with st.sidebar:
         st.session_state[preset_key] = session.preset()
     st.selectbox(t("app.preset"), ids, format_func=_preset_label, key=preset_key, on_change=_on_preset,
                  args=(preset_key,), help=t("app.preset_help"))
-    if session.scenario() != share.preset_scenario(session.preset()):
+    if not shared and session.scenario() != share.preset_scenario(session.preset()):
         st.caption(t("app.modified"))
     custom = session.scenario().custom_price_book
     st.caption(t("app.price_book", name=md_escape(custom.name) if custom else t("app.public_prices")))

@@ -6,7 +6,7 @@ import streamlit as st
 
 from costmodel.catalog import load_catalog
 from costmodel.timeline import crossovers, monthly_cumulative
-from webui import charts, compute, keys, labels, session
+from webui import charts, compute, keys, labels, session, titles
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -25,7 +25,7 @@ st.title(t("compare.title"))
 st.caption(
     t(
         "compare.subtitle",
-        name=md_escape(scenario.name),
+        name=md_escape(titles.scenario_title(scenario, session.preset(), t)),  # "(modified)" once changed
         scope=t(f"opt.scope.{res['scope']}"),
         years=res["horizon_years"],
         book=md_escape(res["price_book"]),

@@ -223,26 +223,38 @@ else:
         if vcols[2].toggle(t("scn.show_json"), key="scn_vjson"):
             st.json(db.load(owner, picked.id, vsel).document, expanded=False)
 
-    # share links
-    with st.expander(t("scn.share")):
+    # read-only links: always in view; a new link stays shown until it is copied and dismissed
+    with st.container(border=True):
+        st.markdown(f"**{t('scn.share')}**")
         st.caption(t("scn.share_help"))
-        pin = st.toggle(t("scn.share_pin", version=vsel), key="scn_share_pin")
-        if st.button(t("scn.share_new"), key="scn_share_new", icon=":material/link:"):
-            token = db.create_share_token(owner, picked.id, vsel if pin else None)
-            base = (st.context.url or "").split("?", 1)[0]
-            st.session_state["scn_new_link"] = f"{base}?t={token}&lang={t.lang}"
+        pin = st.toggle(t("scn.share_pin", version=vsel), key=keys.label_key("scn_share_pin", [str(vsel)]))
+
+        @storage.as_owner(owner)
+        def _new_link(scenario_id: str, version: int | None) -> None:
+            token = db.create_share_token(owner, scenario_id, version)
+            st.session_state["scn_new_link"] = session.link_url(f"t={token}&lang={t.lang}")
+
+        st.button(t("scn.share_new"), key="scn_share_new", icon=":material/link:", on_click=_new_link,
+                  args=(picked.id, vsel if pin else None), disabled=bool(st.session_state.get("scn_new_link")))
         if st.session_state.get("scn_new_link"):
             st.success(t("scn.share_made"))
             st.code(st.session_state["scn_new_link"], language=None, wrap_lines=True)
-        for tok in db.share_tokens(owner, picked.id):
+            st.button(t("links.copied"), key="scn_share_done", icon=":material/done:",
+                      on_click=lambda: st.session_state.pop("scn_new_link", None))
+        live = db.share_tokens(owner, picked.id)
+        st.caption(t("links.live", n=len(live)))
+        for tok in live:
             row = st.columns([3, 1])
             what = t("scn.share_latest") if tok["version"] is None else f"v{tok['version']}"
             row[0].caption(f"`{tok['id']}…` · {what} · {_when(tok['created_at'])}")
-            if row[1].button(t("scn.revoke"), key=f"scn_revoke_{tok['id']}"):
-                db.revoke_share_token(owner, picked.id, tok["id"])
+
+            @storage.as_owner(owner)
+            def _revoke(token_id: str) -> None:
+                db.revoke_share_token(owner, picked.id, token_id)
                 st.session_state.pop("scn_new_link", None)
                 notices.flash("info", t("scn.revoked"))
-                st.rerun()
+
+            row[1].button(t("scn.revoke"), key=f"scn_revoke_{tok['id']}", on_click=_revoke, args=(tok["id"],))
 
 # undo of the last delete, and the bin
 if st.session_state.get("scn_undo"):

@@ -8,6 +8,7 @@ The scenario lives in ``st.session_state`` as a validated Scenario. The URL carr
 from __future__ import annotations
 
 import logging
+import urllib.parse
 
 import streamlit as st
 
@@ -141,6 +142,16 @@ def share_url() -> str:
     except Exception:
         base = ""
     return f"{base}?{'&'.join(parts)}"
+
+
+def link_url(query: str) -> str:
+    """An absolute link to the app's default page (Compare) with ``query``: ``https://host/?query``."""
+    try:
+        parts = urllib.parse.urlsplit(st.context.url or "")
+        base = f"{parts.scheme}://{parts.netloc}/" if parts.netloc else ""
+    except Exception:
+        base = ""
+    return f"{base}?{query}"
 
 
 def default_language() -> str:

@@ -123,3 +123,46 @@ def test_signed_in_switch_reload_and_sign_out_everywhere(browser, server):
     other.get_by_text(en["sess.ended"]).wait_for()
     assert other.get_by_text(en["app.signed_in"].format(user="hana")).count() == 0
     context.close()
+
+
+def test_user_text_that_looks_like_links_stays_inert(browser, server):
+    en = catalog("en")
+    context, page = open_page(browser, f"{server}/cluster?lang=en")
+    name = "Deal www.evil.example https://evil.example/x ceo@evil.example"
+    box = page.get_by_label(en["field.name"], exact=True)
+    box.fill(name)
+    box.press("Enter")
+    settle(page)
+    _nav(page, en["nav.compare"])
+    page.wait_for_selector(f"h1:has-text('{en['compare.title']}')")
+    caption = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="Deal").first
+    assert "evil" in caption.inner_text()
+    assert page.locator("a[href*='evil']").count() == 0, "user text became a link"
+    context.close()
+
+
+def test_a_read_only_link_is_shown_until_copied_and_opens_on_compare(browser, server):
+    en = catalog("en")
+    context, page = open_page(browser, f"{server}/scenarios?lang=en")
+    sign_in(page, "hana", PASSWORD)
+    page.get_by_role("button", name=en["scn.save_new"]).click()
+    settle(page)
+    page.get_by_role("button", name=en["scn.share_new"]).click()
+    settle(page)
+    code = page.locator('[data-testid="stCode"]').filter(has_text="?t=")
+    link = code.inner_text().strip()
+    assert link.startswith(server + "/?t="), link  # the app's root: the Compare page
+    assert page.get_by_role("button", name=en["scn.share_new"]).is_disabled()  # no second link by accident
+    page.get_by_text(en["links.live"].format(n=1)).wait_for()
+    page.get_by_role("button", name=en["links.copied"]).click()
+    settle(page)
+    assert code.count() == 0 and page.get_by_role("button", name=en["scn.share_new"]).is_enabled()
+    customer = browser.new_context(viewport={"width": 1500, "height": 1400}, locale="en-US")
+    view = customer.new_page()
+    view.goto(link)
+    view.wait_for_selector(f"h1:has-text('{en['compare.title']}')")
+    settle(view)
+    view.locator('[data-testid="stMetricValue"]').first.wait_for()  # the results, at once
+    assert view.get_by_role("button", name=en["auth.submit"]).count() == 0  # not the sign-in form
+    customer.close()
+    context.close()
