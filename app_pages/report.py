@@ -1,19 +1,28 @@
 """Report: downloads of the current scenario — a PDF report, an Excel workbook with live formulas, CSV.
 
-Files are built when the button is clicked (a callable), from the same model the pages show.
+The Excel and CSV files are built when their button is clicked (a callable, on Streamlit's
+download thread) and never wait for PDF work. The PDF goes through the process's PDF service
+(:mod:`webui.pdf_service`): "Prepare the PDF" queues a job, a fragment polls it and shows how
+many reports are ahead, then offers the finished bytes. All files show money in the page's
+display currency and carry the scenario's display title in their names.
 """
 
 from __future__ import annotations
 
-import re
+import hashlib
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import costmodel
-from costmodel.export_csv import results_csv, yearly_csv
+from costmodel.export_csv import csv_bytes, results_csv, yearly_csv
 from costmodel.export_xlsx import workbook_bytes
-from webui import session
+from webui import pdf_service, session
 from webui.text import md_escape
+from webui.titles import file_stem, scenario_title
+
+KEY_JOB = "report_pdf_job"
+POLL_S = 1.0  # how often the waiting page asks the queue for news
 
 # the download callables run on another thread, without the session: capture what they need now
 t = session.translator()
@@ -21,36 +30,100 @@ money = session.money()
 scenario = session.scenario()
 preset_id = session.preset()
 lang, currency, rate = t.lang, money.currency, money.rate
-stem = re.sub(r"[^A-Za-z0-9_-]+", "-", scenario.name).strip("-")[:60] or "scenario"
+title = scenario_title(scenario, preset_id, t)
+stem = file_stem(title)
+model_currency = costmodel.catalog.load_catalog().price_book(scenario.price_book).currency
+fx = "" if currency == model_currency else f" (1 {model_currency} = {rate:g} {currency})"
+pdf_key = hashlib.sha256(f"{scenario.model_dump_json()}|{lang}|{currency}|{rate!r}|{title}".encode()).hexdigest()
+service = pdf_service.service()
+ctx = get_script_run_ctx()
+session_id = ctx.session_id if ctx is not None else "local"
 
 st.title(t("report.title"))
-st.caption(t("report.intro", name=md_escape(scenario.name), currency=costmodel.catalog.load_catalog()
-             .price_book(scenario.price_book).currency))
+st.caption(t("rpt.intro", name=md_escape(title), currency=currency, fx=fx))
 
 
-def _results() -> str:
-    return results_csv(costmodel.evaluate(scenario))
+def _results() -> bytes:
+    return csv_bytes(results_csv(costmodel.evaluate(scenario), currency, rate))
 
 
-def _yearly() -> str:
-    return yearly_csv(costmodel.evaluate(scenario))
+def _yearly() -> bytes:
+    return csv_bytes(yearly_csv(costmodel.evaluate(scenario), currency, rate))
 
 
 def _xlsx() -> bytes:
-    return workbook_bytes(scenario, currency, rate)
+    return workbook_bytes(scenario, currency, rate, lang=lang)
 
 
-def _pdf() -> bytes:
-    from webui.report_pdf import report_pdf
+def _build_pdf(s=scenario, lg=lang, p=preset_id, c=currency, r=rate, ti=title) -> str:
+    from webui.report_pdf import report_html
 
-    return report_pdf(scenario, lang, preset_id, currency, rate)
+    return report_html(s, lg, p, c, r, ti)
+
+
+def _prepare() -> None:
+    try:
+        job = service.submit(session_id, pdf_key, _build_pdf)
+    except pdf_service.SessionBusyError:
+        st.session_state[KEY_JOB + "_msg"] = ("info", t("rpt.pdf_busy"))
+        return
+    except pdf_service.QueueFullError as exc:
+        st.session_state[KEY_JOB + "_msg"] = ("warning", t("rpt.pdf_full", n=exc.args[0]))
+        return
+    st.session_state[KEY_JOB] = job.id
+    st.session_state.pop(KEY_JOB + "_msg", None)
+
+
+def _cancel(job_id: str) -> None:
+    service.cancel(job_id)
+    st.session_state.pop(KEY_JOB, None)
+
+
+job = service.job(st.session_state.get(KEY_JOB))
+
+
+@st.fragment(run_every=POLL_S if job is not None and job.pending else None)
+def pdf_box() -> None:
+    """The PDF card: a button, the place in the queue while waiting, then the download."""
+    current = service.job(st.session_state.get(KEY_JOB))
+    if job is not None and job.pending and (current is None or not current.pending):
+        st.rerun()  # finished (or gone): redraw the page without polling
+    st.markdown(f"**{t('report.pdf')}**")
+    st.caption(t("report.pdf_help"))
+    if current is not None and current.pending:
+        ahead = service.ahead(current)
+        if current.state == pdf_service.RUNNING:
+            text = t("rpt.pdf_running")
+        elif ahead == 0:
+            text = t("rpt.pdf_next")
+        else:
+            text = t("rpt.pdf_queued_one") if ahead == 1 else t("rpt.pdf_queued", n=ahead)
+        wait = service.expected_wait(current)
+        if wait is not None:
+            text += " " + t("rpt.pdf_wait", s=max(1, round(wait)))
+        st.info(text, icon=":material/hourglass_top:")
+        st.button(t("rpt.pdf_cancel"), key="pdf_cancel", on_click=_cancel, args=(current.id,))
+        return
+    if current is not None and current.state == pdf_service.DONE:
+        if current.key == pdf_key:
+            st.success(t("rpt.pdf_ready"), icon=":material/check_circle:")
+            st.download_button(t("report.download"), current.pdf, file_name=f"{stem}-{lang}.pdf",
+                               mime="application/pdf", key="dl_pdf", icon=":material/picture_as_pdf:",
+                               on_click="ignore", type="primary")
+            return
+        st.caption(t("rpt.pdf_stale"))
+    if current is not None and current.state == pdf_service.FAILED:
+        st.error(t("rpt.pdf_failed", error=current.error or "?"))
+    message = st.session_state.pop(KEY_JOB + "_msg", None)
+    if message is not None:
+        getattr(st, message[0])(message[1])
+    if st.button(t("rpt.pdf_prepare"), key="pdf_prepare", icon=":material/picture_as_pdf:"):
+        _prepare()
+        st.rerun()  # the whole page: start polling, or show the message
 
 
 with st.container(border=True):
-    st.markdown(f"**{t('report.pdf')}**")
-    st.caption(t("report.pdf_help"))
-    st.download_button(t("report.download"), _pdf, file_name=f"{stem}-{t.lang}.pdf", mime="application/pdf",
-                       key="dl_pdf", icon=":material/picture_as_pdf:", on_click="ignore")
+    pdf_box()
 
 c1, c2, c3 = st.columns(3)
 with c1, st.container(border=True):

@@ -10,21 +10,26 @@ User text is HTML-escaped; the charts are embedded as data-URI images, so no mar
 from __future__ import annotations
 
 import base64
+import dataclasses
 import datetime as dt
 import html
+import logging
 import os
+import threading
+import warnings
 
 import costmodel
 from costmodel import price_books
 from costmodel.claims import check_preset
-from costmodel.formatting import format_money, format_number, format_share
+from costmodel.formatting import format_number, format_share
 from costmodel.presets import list_presets
 from costmodel.tco import CATEGORIES
 from costmodel.timeline import crossovers, monthly_cumulative
 
-from . import charts, labels
+from . import charts, labels, share
 from .i18n import Translator
 from .money import Money
+from .titles import scenario_title
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
@@ -39,128 +44,183 @@ table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt; } td, th { bo
 .chart { page-break-inside: avoid; margin: 6pt 0; } .box { border: 1px solid #d5dae0; padding: 8pt; }
 """
 
-_kaleido_started = False
+_kaleido_lock = threading.Lock()  # kaleido's one server per process answers one call at a time
 
 
 def _svg(fig) -> str:
-    """A figure as a data-URI SVG image, rendered by kaleido on Debian's Chromium."""
-    global _kaleido_started
+    """A figure as a data-URI SVG image, rendered by kaleido's one server (one Chromium) per process;
+    the server is started on first use and restarted once if its Chromium has died."""
     import kaleido
     import plotly.io as pio
 
     if os.path.exists(CHROMIUM):
         os.environ.setdefault("BROWSER_PATH", CHROMIUM)
-    if not _kaleido_started:
-        kaleido.start_sync_server(silence_warnings=True, mathjax=False)  # no LaTeX in charts: no CDN fetch
-        _kaleido_started = True
-    svg = pio.to_image(fig, format="svg", width=900, height=420)
+    with _kaleido_lock:
+        for attempt in (1, 2):
+            if not kaleido._global_server.is_running():
+                logging.getLogger("kaleido").setLevel(logging.WARNING)  # not a log line per chart
+                kaleido.start_sync_server(silence_warnings=True, mathjax=False)  # no LaTeX: no CDN fetch
+            try:
+                with warnings.catch_warnings():  # plotly passes kopts, which a running server ignores
+                    warnings.simplefilter("ignore", UserWarning)
+                    svg = pio.to_image(fig, format="svg", width=900, height=420)
+                break
+            except Exception:
+                if attempt == 2:
+                    raise
+                kaleido.stop_sync_server(silence_warnings=True)
     return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
 
 
-def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+def _money(model_currency: str, currency: str, rate: float, lang: str) -> Money:
+    """The app's money formatter in ``lang`` (compact units follow the language where Money has them)."""
+    if "lang" in {f.name for f in dataclasses.fields(Money)}:
+        return Money(model_currency, currency, rate, lang=lang)
+    return Money(model_currency, currency, rate)
+
+
+def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1, text_after: int | None = None,
+           widths: list[int] | None = None) -> str:
+    """An HTML table, cells escaped; columns ``numeric_from`` up to (excluding) ``text_after``
+    right-aligned; ``widths`` in % of the page width."""
+    head = "".join(f"<th{f' style=width:{w}%' if widths else ''}>{html.escape(h)}</th>"
+                   for h, w in zip(header, widths or [0] * len(header), strict=True))
+    end = len(header) if text_after is None else text_after
     body = "".join(
-        "<tr>" + "".join(f"<td{' class=n' if i >= numeric_from else ''}>{html.escape(str(c))}</td>"
+        "<tr>" + "".join(f"<td{' class=n' if numeric_from <= i < end else ''}>{html.escape(str(c))}</td>"
                          for i, c in enumerate(row)) + "</tr>"
         for row in rows
     )
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
+def _source(t: Translator, cat, qty, book_label: str) -> str:
+    """Where a default comes from, in full: the reference's title; an engineering estimate or a
+    negotiated price said in the report's language (the reference texts point into the repository)."""
+    if qty.source == price_books.SOURCE:
+        return t("rpt.src_negotiated", book=book_label)
+    ref = cat.references[qty.source]
+    if ref.kind == "assumption":
+        return t("rpt.src_assumption")
+    return ref.title
+
+
 def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
-                currency: str | None = None, rate: float = 1.0) -> str:
-    """The report as one HTML document; money converted to ``currency`` at ``rate`` for display."""
+                currency: str | None = None, rate: float = 1.0, title: str | None = None) -> str:
+    """The report as one HTML document; money converted to ``currency`` at ``rate`` (display units
+    per price-book unit) everywhere, the sources table included. ``title`` defaults to the
+    scenario's display title (:func:`webui.titles.scenario_title`)."""
     t = Translator(lang)
     res = costmodel.evaluate(scenario)
     d = res.to_dict()
     cur = currency or res.currency
     if cur == res.currency:
         rate = 1.0
+    title = title or scenario_title(scenario, preset_id if preset_id in list_presets() else share.BLANK, t)
     names = labels.fabric_names(t)
     fams = {f.id: f.family for f in res.fabrics}
     L = labels.chart_labels(t)
-    show = Money(cur, cur, 1.0).short  # charts convert with fx=rate first
-    conv = Money(res.currency, cur, rate)
+    conv = _money(res.currency, cur, rate, t.lang)
+    show = conv.display.short  # charts convert with fx=rate first
+    negotiated = scenario.custom_price_book is not None
 
     def fm(value: float) -> str:
-        return format_money(value * rate, cur)
+        return conv(value)
 
     rec = res.recommendation
     base = res.fabric(res.baseline)
     best = res.fabric(rec.cost_optimal)
     e = html.escape
+    h = res.horizon_years
+    residual = float(scenario.finance.residual_value_frac)
 
-    parts = [f"<html><head><meta charset='utf-8'><style>{CSS}</style></head><body>"]
+    cat = costmodel.catalog.load_catalog()
+    book = price_books.for_scenario(scenario, cat)
+    base_book = cat.price_book(scenario.price_book)
+    book_label = (price_books.label(scenario) if negotiated
+                  else (base_book.name_zh or base_book.name) if t.lang == "zh" else base_book.name)
+    parts = [f"<html><head><meta charset='utf-8'><title>{e(title)}</title><style>{CSS}</style></head><body>"]
+    fx_note = "" if cur == res.currency else f" (1 {res.currency} = {rate:g} {cur})"
     parts.append(
-        f"<div class='cover'><h1>{e(t('pdf.title'))}</h1><p style='font-size:14pt'>{e(scenario.name)}</p>"
-        f"<p class='muted'>{e(t('pdf.cover', date=dt.date.today().isoformat(), book=res.price_book, currency=cur))}"
-        f"{e('' if cur == res.currency else f' (1 {res.currency} = {rate:g} {cur})')}"
-        f"</p></div>"
+        f"<div class='cover'><h1>{e(title)}</h1><p style='font-size:14pt'>{e(t('pdf.title'))}</p>"
+        f"<p class='muted'>{e(t('pdf.cover', date=dt.date.today().isoformat(), book=book_label, currency=cur))}"
+        f"{e(fx_note)}</p></div>"
     )
     parts.append(f"<h2>{e(t('pdf.summary'))}</h2><div class='box'>")
-    parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=fm(best.delta_vs_baseline), base=names[base.id], years=res.horizon_years, days=format_number(best.metrics['run_days'], 1), payback='—' if best.payback_years is None else format_number(best.payback_years, 1)))}</p>")  # noqa: E501
+    parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=conv(best.delta_vs_baseline, signed=True), base=names[base.id], years=h, days=format_number(best.metrics['run_days'], 1), payback='—' if best.payback_years is None else format_number(best.payback_years, 1)))}</p>")  # noqa: E501
     parts.append(f"<p>{e(t('pdf.rule_vs_cost', rule=names.get(rec.rule, '—') if rec.rule else '—', best=names[best.id]))}</p>")  # noqa: E501
     parts.append("<ul>" + "".join(f"<li>{e(labels.reason(t, rc, conv))}</li>"
                                   for rc in d["recommendation"]["reason_codes"]) + "</ul></div>")
-    rows = [[names[f.id], fm(f.tco_total), fm(f.delta_vs_baseline), fm(f.npv),
+    rows = [[names[f.id], fm(f.tco_total), conv(f.delta_vs_baseline, signed=True), fm(f.npv),
              "—" if f.payback_years is None else format_number(f.payback_years, 1),
              format_number(f.metrics["run_days"], 1), format_share(f.metrics["gpu_utilization"]),
              format_number(f.metrics["interruptions_per_year"], 1), format_share(f.metrics["cpu_overhead_share"], 2)]
             for f in res.fabrics]
-    parts.append(_table([t("spec.fabric"), t("kpi.tco", years=res.horizon_years), t("chart.delta_vs_baseline"),
+    parts.append(_table([t("spec.fabric"), t("kpi.tco", years=h), t("chart.delta_vs_baseline"),
                          t("kpi.npv"), t("kpi.payback"), t("kpi.run_days"), t("kpi.gpu_util"),
                          t("kpi.interruptions"), t("kpi.cpu")], rows))
+    resale_note = (f"<p class='muted'>{e(t('rpt.resale_note', year=h, share=format_share(residual, 0)))}</p>"
+                   if residual > 0 and h > 0 else "")
 
     parts.append(f"<h2>{e(t('pdf.charts'))}</h2>")
     months, curves = monthly_cumulative(d)
     crossings = [(base.id, f.id, mo, c) for f in res.fabrics if f.id != base.id
                  for mo, c in crossovers(months, curves[base.id], curves[f.id])]
     figs = [
-        charts.breakdown_bar(d, L, show, rate),
-        charts.cumulative_cost(months, curves, crossings, names, fams, L, show, rate),
-        charts.savings_waterfall(base.breakdown, best.breakdown, names[base.id], names[best.id], L, show, rate)
-        if best.id != base.id else None,
-        charts.scale_chart(costmodel.sweep(scenario, nodes=_sweep_nodes()), "tco_total", res.baseline, names, fams,
-                           L, show, rate),
-        charts.tornado_chart(costmodel.tornado(scenario, best.id if best.id != base.id else None), L, show, rate)
-        if len(res.fabrics) > 1 else None,
+        (charts.breakdown_bar(d, L, show, rate), ""),
+        (charts.cumulative_cost(months, curves, crossings, names, fams, L, show, rate), resale_note),
+        (charts.savings_waterfall(base.breakdown, best.breakdown, names[base.id], names[best.id], L, show, rate)
+         if best.id != base.id else None, ""),
+        (charts.scale_chart(costmodel.sweep(scenario, nodes=_sweep_nodes()), "tco_total", res.baseline, names, fams,
+                            L, show, rate), ""),
+        (charts.tornado_chart(costmodel.tornado(scenario, best.id if best.id != base.id else None), L, show, rate)
+         if len(res.fabrics) > 1 else None, ""),
     ]
     mc = costmodel.monte_carlo(scenario, draws=5000, seed=1)
-    figs.append(charts.mc_histogram(mc.tco, list(mc.fabric_ids), names, fams, mc.summary(), L, show, rate))
-    for fig in figs:
+    figs.append((charts.mc_histogram(mc.tco, list(mc.fabric_ids), names, fams, mc.summary(), L, show, rate), ""))
+    for fig, note in figs:
         if fig is not None:
-            parts.append(f"<div class='chart'><img src='{_svg(fig)}'></div>")
+            parts.append(f"<div class='chart'><img src='{_svg(fig)}'>{note}</div>")
 
     parts.append(f"<h2>{e(t('pdf.cash_flows'))}</h2>")
+    parts.append(resale_note)
     for f in res.fabrics:
         parts.append(f"<p><b>{e(names[f.id])}</b></p>")
-        parts.append(_table([t("chart.axis_month").replace(t("chart.axis_month"), t("pdf.year")),
-                             *[t(f"cat.{c}") for c in CATEGORIES], t("chart.total")],
+        parts.append(_table([t("pdf.year"), *[t(f"cat.{c}") for c in CATEGORIES], t("chart.total")],
                             [[str(y["year"]), *[fm(y[c]) for c in CATEGORIES], fm(y["total"])] for y in f.yearly]))
 
     parts.append(f"<h2>{e(t('pdf.assumptions'))}</h2>")
-    cat = costmodel.catalog.load_catalog()
-    book = price_books.for_scenario(scenario, cat)
+    if cur != res.currency:
+        parts.append(f"<p class='muted'>{e(t('rpt.prices_converted', currency=cur, fx=fx_note.strip()))}</p>")
     arows = []
+    gpu = scenario.cluster.gpu
+    for q in type(book.gpus[gpu]).model_fields:
+        qty = getattr(book.gpus[gpu], q)
+        arows.append([cat.gpus[gpu].name, t.get(f"q.{q}", q), conv(qty.typical, digits=2 if qty.typical < 100 else 0),
+                      _source(t, cat, qty, book_label), qty.as_of])
     for fid in scenario.fabrics:
-        for entry in (cat.fabrics[fid], book.fabrics[fid]):
+        for entry, is_money in ((cat.fabrics[fid], False), (book.fabrics[fid], True)):
             for q in type(entry).model_fields:
                 qty = getattr(entry, q)
                 if hasattr(qty, "typical"):
-                    arows.append([names[fid], t.get(f"q.{q}", q), f"{qty.typical:,.6g}",
-                                  cat.references[qty.source].title[:90], qty.as_of])
+                    value = (conv(qty.typical, digits=2 if qty.typical < 100 else 0) if is_money
+                             else f"{qty.typical:,.6g}")
+                    arows.append([names[fid], t.get(f"q.{q}", q), value, _source(t, cat, qty, book_label),
+                                  qty.as_of])
     parts.append(_table([t("assumptions.col_item"), t("assumptions.col_quantity"), t("assumptions.col_default"),
-                         t("assumptions.col_source"), t("assumptions.col_as_of")], arows, numeric_from=2))
+                         t("assumptions.col_source"), t("assumptions.col_as_of")], arows, numeric_from=2, text_after=3,
+                        widths=[15, 17, 10, 50, 8]))
 
-    parts.append(f"<h2>{e(t('method.title'))}</h2><p>{e(t('method.intro'))}</p>")
+    parts.append(f"<h2>{e(t('method.title'))}</h2><p>{e(t('rpt.method_intro', years=h))}</p>")
     if preset_id in list_presets():
         parts.append(f"<h2>{e(t('method.claims'))}</h2><p>{e(t('method.claims_intro'))}</p>")
         crow = [[c.text_zh if lang == "zh" and c.text_zh else c.text, names.get(c.fabric, c.fabric),
                  str(c.claimed), f"{c.modelled:,.4g}", t("method.reproduced") if c.reproduced
                  else t("method.not_reproduced")] for c in check_preset(preset_id)]
         parts.append(_table([t("method.col_claim"), t("method.col_fabric"), t("method.col_claimed"),
-                             t("method.col_modelled"), t("method.col_verdict")], crow, numeric_from=2))
-    parts.append(f"<h2>{e(t('pdf.disclaimer_title'))}</h2><p class='muted'>{e(t('pdf.disclaimer'))}</p>")
+                             t("method.col_modelled"), t("method.col_verdict")], crow, numeric_from=2, text_after=4))
+    disclaimer = (t("rpt.disclaimer_negotiated", book=book_label) if negotiated else t("rpt.disclaimer_public"))
+    parts.append(f"<h2>{e(t('pdf.disclaimer_title'))}</h2><p class='muted'>{e(disclaimer)}</p>")
     parts.append("</body></html>")
     return "".join(parts)
 
@@ -172,16 +232,11 @@ def _sweep_nodes():
 
 
 def report_pdf(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
-               currency: str | None = None, rate: float = 1.0) -> bytes:
-    """The report as PDF bytes (A4), printed by Debian's Chromium."""
-    from playwright.sync_api import sync_playwright
+               currency: str | None = None, rate: float = 1.0, title: str | None = None) -> bytes:
+    """The report as PDF bytes (A4), printed by a Chromium started for this call (the command line;
+    the app prints through :mod:`webui.pdf_service`, which keeps one Chromium per process)."""
+    from .pdf_service import Printer
 
-    document = report_html(scenario, lang, preset_id, currency, rate)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        try:
-            page = browser.new_page()
-            page.set_content(document, wait_until="load")
-            return page.pdf(format="A4", print_background=True)
-        finally:
-            browser.close()
+    document = report_html(scenario, lang, preset_id, currency, rate, title)
+    with Printer() as printer:
+        return printer.print(document)

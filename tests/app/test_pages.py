@@ -220,5 +220,32 @@ def test_a_refused_value_is_explained_once_and_the_widget_shows_the_model_value(
 def test_report_page_offers_the_downloads():
     at = open_page("report", cur="USD")
     buttons = at.get("download_button")
-    assert len(buttons) == 4
+    assert len(buttons) == 3  # Excel and two CSVs; the PDF is prepared in the queue first
+    assert [b.key for b in at.button] == ["pdf_prepare"]
     assert not at.exception
+
+
+def test_an_out_of_range_value_is_refused_with_the_field_and_its_range_on_the_page():
+    """The widgets carry no min/max of their own (the browser would only show a tooltip): the
+    server refuses the value, names the field and its range, and keeps the previous value."""
+    en = catalog("en")
+    at = open_page("cluster", cur="USD")
+    nodes = at.session_state["scenario"].cluster.nodes
+    at.number_input(key="w.cluster.nodes").set_value(10**9).run()
+    shown = " ".join(e.value for e in at.error)
+    assert en["field.cluster.nodes"] in shown and "1,000,000,000" in shown and "…" in shown
+    assert at.session_state["scenario"].cluster.nodes == nodes
+    assert at.number_input(key="w.cluster.nodes").value == nodes
+
+
+def test_the_discount_rate_is_typed_in_percent_like_the_discounts():
+    en = catalog("en")
+    at = open_page("cluster", cur="USD")
+    box = at.number_input(key="w.finance.discount_rate")
+    assert box.label == en["wr.pct.finance.discount_rate"]
+    assert box.value == pytest.approx(100 * at.session_state["scenario"].finance.discount_rate)
+    box.set_value(7.5).run()
+    assert at.session_state["scenario"].finance.discount_rate == pytest.approx(0.075)
+    at.number_input(key="w.finance.discount_rate").set_value(60.0).run()
+    assert any("0 … 50" in e.value for e in at.error)  # the range in %, as typed
+    assert at.session_state["scenario"].finance.discount_rate == pytest.approx(0.075)

@@ -113,22 +113,19 @@ def test_screenshots_of_every_page(browser, server, lang):
 
 def test_report_downloads_are_built_on_click(browser, server, tmp_path):
     context, page = _open(browser, f"{server}/report?p=seed-case2-24xA100&lang=en")
+    _wait_for(page, page.get_by_role("button", name="Download").count, 3)  # the PDF: tests/e2e/test_report_page.py
     with page.expect_download(timeout=TIMEOUT_MS) as info:
-        page.get_by_role("button", name="Download").nth(1).click()
+        page.get_by_role("button", name="Download").nth(0).click()
     path = tmp_path / info.value.suggested_filename
     info.value.save_as(path)
     _settle(page)
     assert path.suffix == ".xlsx" and path.read_bytes()[:2] == b"PK"
     with page.expect_download(timeout=TIMEOUT_MS) as info:
-        page.get_by_role("button", name="Download").nth(3).click()
-    text = info.value.path().read_text(encoding="utf-8")
+        page.get_by_role("button", name="Download").nth(2).click()
+    text = info.value.path().read_text(encoding="utf-8-sig")
     _settle(page)
     assert text.splitlines()[0].startswith("scenario,currency,fabric,family,year")
     assert len(text.strip().splitlines()) == 1 + 4 * 6
-    with page.expect_download(timeout=TIMEOUT_MS) as info:
-        page.get_by_role("button", name="Download").first.click()
-    assert info.value.suggested_filename.endswith("-en.pdf")
-    assert info.value.path().read_bytes()[:5] == b"%PDF-"
     context.close()
 
 

@@ -1,8 +1,13 @@
-"""The PDF report: printed by Debian's Chromium; checked by extracting its text (pypdf)."""
+"""The PDF report: printed by Debian's Chromium; checked by extracting its text (pypdf).
+
+The files come from the command line (``python -m costmodel report``), which the container runs
+too; the Report page's queue is tested in tests/e2e/test_report_page.py.
+"""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import unicodedata
@@ -12,7 +17,9 @@ from need import missing
 from pypdf import PdfReader
 
 import costmodel
-from costmodel.formatting import format_money
+from costmodel.catalog import load_catalog
+from webui.i18n import Translator
+from webui.money import Money
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
@@ -25,6 +32,11 @@ def _require_chromium() -> None:
 def _text(path) -> str:
     reader = PdfReader(str(path))
     return unicodedata.normalize("NFKC", "\n".join(page.extract_text() for page in reader.pages))
+
+
+def _flat(text: str) -> str:
+    """Text without any white space: table cells wrap lines anywhere."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
 
 
 def _fonts(path) -> list[tuple[str, bool]]:
@@ -43,6 +55,12 @@ def _fonts(path) -> list[tuple[str, bool]]:
     return out
 
 
+def _report(root, path, *args) -> None:
+    proc = subprocess.run([sys.executable, "-m", "costmodel", "report", *args, "--pdf", str(path)], cwd=root,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+
+
 @pytest.fixture(scope="module")
 def reports(root, tmp_path_factory):
     _require_chromium()
@@ -54,19 +72,34 @@ def reports(root, tmp_path_factory):
     paths = {}
     for lang in ("en", "zh"):
         paths[lang] = out / f"report-{lang}.pdf"
-        proc = subprocess.run([sys.executable, "-m", "costmodel", "report", str(scenario_file), "--lang", lang,
-                               "--pdf", str(paths[lang])], cwd=root, capture_output=True, text=True, timeout=300)
-        assert proc.returncode == 0, proc.stderr[-2000:]
+        _report(root, paths[lang], str(scenario_file), "--lang", lang)
     return paths, costmodel.Scenario.model_validate(data)
 
 
-def test_pdf_contains_every_tco_as_the_model_formats_it(reports):
+@pytest.fixture(scope="module")
+def cny_report(root, tmp_path_factory):
+    _require_chromium()
+    path = tmp_path_factory.mktemp("pdf") / "cny.pdf"
+    _report(root, path, "--preset", "seed-case2-24xA100", "--currency", "CNY", "--fx", "7.1")
+    return path
+
+
+@pytest.fixture(scope="module")
+def zh_preset_report(root, tmp_path_factory):
+    _require_chromium()
+    path = tmp_path_factory.mktemp("pdf") / "zh.pdf"
+    _report(root, path, "--preset", "seed-intro-32xA100", "--lang", "zh", "--currency", "CNY")
+    return path
+
+
+def test_pdf_contains_every_tco_as_the_app_formats_it(reports):
     paths, scenario = reports
     res = costmodel.evaluate(scenario)
+    money = Money(res.currency, res.currency, 1.0)
     for path in paths.values():
-        text = _text(path)
+        text = _text(path).replace("\n", " ")
         for f in res.fabrics:
-            assert format_money(f.tco_total, res.currency) in text.replace("\n", " "), f.id
+            assert money(f.tco_total) in text, f.id
 
 
 def test_fonts_are_embedded_and_chinese_is_text(reports):
@@ -79,17 +112,76 @@ def test_fonts_are_embedded_and_chinese_is_text(reports):
         assert heading in zh
 
 
-def test_pdf_in_another_currency_converts_every_figure(root, tmp_path):
-    _require_chromium()
-    path = tmp_path / "cny.pdf"
-    proc = subprocess.run([sys.executable, "-m", "costmodel", "report", "--preset", "seed-case2-24xA100", "--pdf",
-                           str(path), "--currency", "CNY", "--fx", "7.1"], cwd=root, capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    text = _text(path).replace("\n", " ")
+def test_pdf_in_another_currency_converts_every_figure(cny_report):
+    text = _text(cny_report).replace("\n", " ")
     res = costmodel.evaluate(costmodel.load_preset("seed-case2-24xA100"))
+    money = Money(res.currency, "CNY", 7.1)
     for f in res.fabrics:
-        assert format_money(f.tco_total * 7.1, "CNY") in text
+        assert money(f.tco_total) in text
+
+
+def test_prices_in_the_sources_table_are_in_the_report_currency(cny_report):
+    flat = _flat(_text(cny_report))
+    scenario = costmodel.load_preset("seed-case2-24xA100")
+    book = load_catalog().price_book(scenario.price_book)
+    money = Money(book.currency, "CNY", 7.1)
+    for fid in scenario.fabrics:
+        for q in ("nic_price", "switch_price"):
+            assert _flat(money(getattr(book.fabrics[fid], q).typical)) in flat, (fid, q)
+    assert "$" not in flat
+
+
+def test_source_citations_are_complete(reports):
+    flat = _flat(_text(reports[0]["en"]))
+    cat = load_catalog()
+    book = cat.price_book("public")
+    titles = {cat.references[getattr(entry, q).source].title
+              for fid in reports[1].fabrics for entry in (cat.fabrics[fid], book.fabrics[fid])
+              for q in type(entry).model_fields if hasattr(getattr(entry, q), "typical")}
+    long = [t for t in titles if len(t) > 90 and not t.startswith("Engineering estimate")]
+    assert long, "the preset cites long source titles"
+    for title in long:
+        assert _flat(title) in flat, title[:60]
+
+
+def test_no_pointer_into_the_repository(reports, zh_preset_report):
+    for path in (*reports[0].values(), zh_preset_report):
+        text = _text(path)
+        assert "docs/" not in text and ".md" not in text
+    assert "Method page" in _text(reports[0]["en"])
+    assert "本应用的“方法”" in _flat(_text(zh_preset_report))
+
+
+def test_the_resale_drop_in_the_last_year_is_explained(reports):
+    paths, scenario = reports
+    assert scenario.finance.residual_value_frac > 0
+    en = _flat(_text(paths["en"]))
+    years = costmodel.evaluate(scenario).horizon_years
+    assert _flat(f"Year {years} credits the resale value") in en
+    assert _flat("因此累计成本在该年下降") in _flat(_text(paths["zh"]))
+
+
+def test_title_is_the_scenarios_display_title_in_the_language(zh_preset_report):
+    title = Translator("zh")("preset.seed-intro-32xA100")
+    assert title != costmodel.load_preset("seed-intro-32xA100").name
+    reader = PdfReader(str(zh_preset_report))
+    assert reader.metadata.title == title
+    assert _flat(title) in _flat(reader.pages[0].extract_text())
+    assert "Intro case" not in _text(zh_preset_report)
+
+
+def test_negotiated_prices_are_not_called_public(root, tmp_path):
+    _require_chromium()
+    data = costmodel.load_preset("seed-case2-24xA100").model_dump()
+    data["custom_price_book"] = {"name": "ACME Q4", "discounts": {"switches": 20.0}}
+    scenario_file = tmp_path / "s.json"
+    scenario_file.write_text(costmodel.Scenario.model_validate(data).model_dump_json(), encoding="utf-8")
+    path = tmp_path / "neg.pdf"
+    _report(root, path, str(scenario_file))
+    text = _text(path).replace("\n", " ")
+    assert "negotiated prices of “ACME Q4”" in text
+    assert "public prices" not in text and "public list prices" not in text
+    assert "Negotiated price of “ACME Q4”" in text  # the discounted switch prices' source
 
 
 def test_user_text_is_text_in_the_pdf(reports):

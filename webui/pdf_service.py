@@ -1,0 +1,278 @@
+"""The PDF service of a server process: one Chromium, one bounded job queue, one job per session.
+
+Printing a report costs seconds of CPU and a few hundred MiB in Chromium, so the app never starts
+a browser per request. Jobs wait in one queue per process and are run by ``workers`` threads
+(default 1: the container has 2 cores, the other one serves pages and the XLSX/CSV downloads).
+Each worker owns one Chromium (Playwright's sync objects belong to the thread that started them),
+started on its first job, reused for every later job (a fresh context and page per job, closed
+after it) and restarted when it has died. The charts are drawn by kaleido's one server per process
+(:func:`webui.report_pdf._svg`).
+
+Limits, so a few sessions cannot take the server down (environment variables in brackets):
+at most ``max_jobs`` jobs queued or running [``FABRIC_TCO_PDF_MAX_JOBS``, default 12], at most
+``per_session`` of them from one session [1], ``workers`` threads [``FABRIC_TCO_PDF_WORKERS``, 1].
+A finished PDF is kept ``keep_s`` seconds (600) for its session to download, then dropped.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+log = logging.getLogger(__name__)
+
+QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+
+
+class QueueFullError(Exception):
+    """The service already holds its maximum number of jobs."""
+
+
+class SessionBusyError(Exception):
+    """This session already has a job queued or running."""
+
+
+@dataclass
+class Job:
+    """One PDF to print: ``build`` returns the report's HTML (run on the worker thread)."""
+
+    id: str
+    session: str
+    key: str  # what the PDF is of (scenario, language, currency), so a page can tell a stale one
+    build: Callable[[], str] = field(repr=False)
+    seq: int = 0
+    state: str = QUEUED
+    pdf: bytes | None = field(default=None, repr=False)
+    error: str | None = None
+    submitted: float = field(default_factory=time.monotonic)
+    started: float | None = None
+    finished: float | None = None
+
+    @property
+    def pending(self) -> bool:
+        return self.state in (QUEUED, RUNNING)
+
+
+class Printer:
+    """One Chromium for the calling thread: started lazily, reused, restarted after a crash."""
+
+    def __init__(self, executable: str | None = None, flags: list[str] | None = None):
+        from .report_pdf import CHROMIUM, FLAGS
+
+        self.executable = executable or CHROMIUM
+        self.flags = flags or FLAGS
+        self._playwright = None
+        self._browser = None
+        self.launches = 0  # how many Chromiums this printer has started (1 unless one died)
+
+    def _ensure(self):
+        if self._browser is not None and self._browser.is_connected():
+            return self._browser
+        if self._playwright is None:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+        self._browser = self._playwright.chromium.launch(executable_path=self.executable, args=self.flags)
+        self.launches += 1
+        return self._browser
+
+    def print(self, document: str) -> bytes:
+        """``document`` (HTML) printed to A4 PDF bytes; one retry on a fresh Chromium if it died."""
+        for attempt in (1, 2):
+            browser = self._ensure()
+            context = None
+            try:
+                context = browser.new_context()
+                page = context.new_page()
+                page.set_content(document, wait_until="load")
+                return page.pdf(format="A4", print_background=True)
+            except Exception:
+                if browser.is_connected() or attempt == 2:
+                    raise
+                log.warning("Chromium died while printing; starting a new one")
+                self._browser = None
+            finally:
+                if context is not None:
+                    try:
+                        context.close()
+                    except Exception as exc:  # the browser is gone: nothing left to close
+                        log.debug("closing a context of a dead browser: %s", exc)
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        try:
+            if self._browser is not None:
+                self._browser.close()
+        finally:
+            self._browser = None
+            if self._playwright is not None:
+                self._playwright.stop()
+                self._playwright = None
+
+    def __enter__(self) -> Printer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class PdfService:
+    """A bounded queue of PDF jobs printed by ``workers`` threads, each with its own Chromium."""
+
+    def __init__(self, workers: int = 1, max_jobs: int = 12, per_session: int = 1, keep_s: float = 600.0,
+                 printer_factory: Callable[[], Printer] = Printer):
+        if workers < 1 or max_jobs < workers or per_session < 1:
+            raise ValueError("workers ≥ 1, max_jobs ≥ workers and per_session ≥ 1")
+        self.workers, self.max_jobs, self.per_session, self.keep_s = workers, max_jobs, per_session, keep_s
+        self._printer_factory = printer_factory
+        self._cv = threading.Condition()
+        self._queue: collections.deque[Job] = collections.deque()
+        self._jobs: dict[str, Job] = {}
+        self._seq = itertools.count(1)
+        self._threads: list[threading.Thread] = []
+        self._printers: list[Printer] = []
+        self._closing = False
+        self._durations: collections.deque[float] = collections.deque(maxlen=10)  # seconds per job, latest
+
+    # --- what the pages call
+
+    def submit(self, session: str, key: str, build: Callable[[], str]) -> Job:
+        """Queue a job; :class:`SessionBusyError` or :class:`QueueFullError` when a limit is reached."""
+        with self._cv:
+            self._purge()
+            pending = [j for j in self._jobs.values() if j.pending]
+            if sum(j.session == session for j in pending) >= self.per_session:
+                raise SessionBusyError(session)
+            if self._closing:
+                raise QueueFullError(len(pending))
+            if len(pending) >= self.max_jobs:
+                raise QueueFullError(len(pending))
+            job = Job(uuid.uuid4().hex, session, key, build, next(self._seq))
+            self._jobs[job.id] = job
+            self._queue.append(job)
+            self._start_workers()
+            self._cv.notify()
+            return job
+
+    def job(self, job_id: str | None) -> Job | None:
+        with self._cv:
+            self._purge()
+            return self._jobs.get(job_id or "")
+
+    def ahead(self, job: Job) -> int:
+        """How many jobs will finish before ``job`` starts (running ones and those queued before it)."""
+        with self._cv:
+            if job.state != QUEUED:
+                return 0
+            running = sum(j.state == RUNNING for j in self._jobs.values())
+            return running + sum(j.seq < job.seq for j in self._queue)
+
+    def expected_wait(self, job: Job) -> float | None:
+        """Seconds until ``job`` is done, from the last jobs' durations (None before the first)."""
+        with self._cv:
+            if not self._durations:
+                return None
+            per_job = sum(self._durations) / len(self._durations)
+        return per_job * (self.ahead(job) / self.workers + 1)
+
+    def cancel(self, job_id: str) -> None:
+        """Drop a queued job (a running one finishes; its result is then dropped)."""
+        with self._cv:
+            job = self._jobs.pop(job_id, None)
+            if job is not None and job.state == QUEUED:
+                self._queue.remove(job)
+
+    def pending(self) -> int:
+        with self._cv:
+            return sum(j.pending for j in self._jobs.values())
+
+    def launches(self) -> int:
+        """How many Chromiums the workers have started so far (one per worker unless one died)."""
+        with self._cv:
+            return sum(p.launches for p in self._printers)
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Stop the workers after their current job; their Chromiums close with them."""
+        with self._cv:
+            self._closing = True
+            self._cv.notify_all()
+            threads = list(self._threads)
+        for thread in threads:
+            thread.join(timeout)
+
+    # --- the workers
+
+    def _purge(self) -> None:
+        now = time.monotonic()
+        for jid in [jid for jid, j in self._jobs.items() if j.finished and now - j.finished > self.keep_s]:
+            del self._jobs[jid]
+
+    def _start_workers(self) -> None:
+        self._threads = [t for t in self._threads if t.is_alive()]
+        for i in range(len(self._threads), self.workers):
+            thread = threading.Thread(target=self._work, name=f"pdf-worker-{i}", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _work(self) -> None:
+        printer = self._printer_factory()
+        with self._cv:
+            self._printers.append(printer)
+        try:
+            while True:
+                with self._cv:
+                    while not self._queue and not self._closing:
+                        self._cv.wait()
+                    if self._closing:
+                        return
+                    job = self._queue.popleft()
+                    job.state, job.started = RUNNING, time.monotonic()
+                try:
+                    pdf, error = printer.print(job.build()), None
+                except Exception as exc:  # reported to the page; the worker goes on with the next job
+                    log.exception("PDF job %s failed", job.id)
+                    pdf, error = None, f"{type(exc).__name__}: {exc}"[:300]
+                with self._cv:
+                    job.finished = time.monotonic()
+                    job.pdf, job.error, job.state = pdf, error, DONE if error is None else FAILED
+                    job.build = _built  # drop the scenario it captured
+                    if error is None:
+                        self._durations.append(job.finished - job.started)
+        finally:
+            printer.close()
+
+
+def _built() -> str:
+    raise RuntimeError("this job has already been built")
+
+
+_service: PdfService | None = None
+_service_lock = threading.Lock()
+
+
+def _env_int(name: str, default: int, low: int, high: int) -> int:
+    raw = os.environ.get(name, "")
+    try:
+        value = int(raw) if raw else default
+    except ValueError:
+        value = -1
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low} to {high} (got {raw!r})")
+    return value
+
+
+def service() -> PdfService:
+    """The process's PDF service (created on first use, configured from the environment)."""
+    global _service
+    with _service_lock:
+        if _service is None:
+            _service = PdfService(workers=_env_int("FABRIC_TCO_PDF_WORKERS", 1, 1, 8),
+                                  max_jobs=_env_int("FABRIC_TCO_PDF_MAX_JOBS", 12, 1, 200))
+        return _service
