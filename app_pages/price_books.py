@@ -79,9 +79,9 @@ for kind, items, bounds in (("gpus", cat.gpus, BOOK_GPU_PRICE_BOUNDS), ("fabrics
                          "kind_label": t(f"pb.kind.{kind}"),
                          "item_label": cat.gpus[item].name if kind == "gpus" else fab_names.get(item, item),
                          "field_label": t.get(f"q.{field}", field),
-                         "public": getattr(prices, field).typical, "price": explicit.get(field)})
-frame = pd.DataFrame(rows)
-frame["price"] = frame["price"].astype("float64")
+                         "public": getattr(prices, field).typical,
+                         "price": "" if explicit.get(field) is None else f"{explicit[field]:g}"})
+frame = pd.DataFrame(rows)  # explicit prices as text: an empty cell reads empty, not "None"
 st.markdown(f"**{t('pb.prices')}**")
 st.caption(t("pb.prices_help"))
 edited = st.data_editor(
@@ -93,15 +93,19 @@ edited = st.data_editor(
         "item_label": st.column_config.TextColumn(t("pb.col_item")),
         "field_label": st.column_config.TextColumn(t("pb.col_field")),
         "public": st.column_config.NumberColumn(t("pb.col_public", currency=base.currency), format="%.2f"),
-        "price": st.column_config.NumberColumn(t("pb.col_price", currency=base.currency), min_value=0.0,
-                                               format="%.2f"),
+        "price": st.column_config.TextColumn(t("pb.col_price", currency=base.currency),
+                                             validate=r"^\s*(\d+(\.\d*)?|\.\d+)?([eE][+-]?\d+)?\s*$"),
     },
 )
 doc: dict = {"id": bid if bid in books else "", "name": name.strip(), "discounts": discounts, "gpus": {},
              "fabrics": {}}
 for row in edited.itertuples(index=False):
-    if pd.notna(row.price):
-        doc[row.kind].setdefault(row.item, {})[row.field] = float(row.price)
+    text = "" if row.price is None or (isinstance(row.price, float) and pd.isna(row.price)) else str(row.price).strip()
+    if text:
+        try:
+            doc[row.kind].setdefault(row.item, {})[row.field] = float(text)
+        except ValueError:  # the column's pattern already refuses it in the browser
+            doc[row.kind].setdefault(row.item, {})[row.field] = float("nan")
 try:
     book = validate_price_book(doc)
     problem = None

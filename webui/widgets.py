@@ -91,8 +91,9 @@ def apply(path: str, value) -> str | None:
     return None
 
 
-def on_change(path: str, key: str | None = None) -> None:
-    """A scenario widget changed: apply its value (``key``: a label-keyed widget's own key)."""
+def on_change(path: str, key: str | None = None, scale: float = 1.0) -> None:
+    """A scenario widget changed: apply its value (``key``: a label-keyed widget's own key;
+    ``scale``: display units per model unit, e.g. 100 for a fraction shown in %)."""
     key = key or _PREFIX + path
     value = st.session_state[key]
     optional = type(None) in typing.get_args(field_info(path).annotation)
@@ -100,11 +101,34 @@ def on_change(path: str, key: str | None = None) -> None:
     if value is None and not optional:  # a deselected choice: keep the current value
         pass
     else:
-        error = apply(path, value)
+        error = _out_of_range(path, value, scale)
+        if error is None:
+            error = apply(path, value / scale if scale != 1.0 and value is not None else value)
     # the widget always shows what the model uses; a refused value is explained once
     if (value is None and not optional) or error:
-        st.session_state[key] = get(session.scenario(), path)
+        current = get(session.scenario(), path)
+        st.session_state[key] = current * scale if scale != 1.0 and current is not None else current
     st.session_state[KEY_ERRORS] = {path: error} if error else {}
+
+
+def _out_of_range(path: str, value, scale: float) -> str | None:
+    """A message naming the field and its allowed range (in display units) when ``value`` is outside."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    lo, hi = bounds(path)
+    lo_d = None if lo is None else lo * scale
+    hi_d = None if hi is None else hi * scale
+    if (lo_d is None or value >= lo_d) and (hi_d is None or value <= hi_d):
+        return None
+    t = session.translator()
+    shown = f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
+    return t("wr.out_of_range", field=_label(t, path, scale), value=shown,
+             lo="—" if lo_d is None else f"{lo_d:,g}", hi="—" if hi_d is None else f"{hi_d:,g}")
+
+
+def _label(t, path: str, scale: float = 1.0) -> str:
+    """The field's label; a field shown in % has its own label naming the unit."""
+    return t(f"wr.pct.{path}") if scale == 100.0 and t.has(f"wr.pct.{path}") else t(f"field.{path}")
 
 
 def reset_widgets() -> None:
@@ -115,33 +139,35 @@ def reset_widgets() -> None:
     st.session_state[KEY_ERRORS] = {}
 
 
-def _help(t, path: str, extra: str = "") -> str:
+def _help(t, path: str, extra: str = "", scale: float = 1.0) -> str:
     info = field_info(path)
     text = t.get(f"help.{path}", info.description or "")
     lo, hi = bounds(path)
     if lo is not None or hi is not None:
-        text += "  \n" + t("w.allowed", lo="—" if lo is None else f"{lo:,g}", hi="—" if hi is None else f"{hi:,g}")
+        text += "  \n" + t("w.allowed", lo="—" if lo is None else f"{lo * scale:,g}",
+                             hi="—" if hi is None else f"{hi * scale:,g}")
     return text + (f"  \n{extra}" if extra else "")
 
 
-def number(t, path: str, *, placeholder_value=None, digits: int | None = None, step=None) -> None:
-    """A number input for a numeric scenario field (int or float, optionally empty)."""
+def number(t, path: str, *, placeholder_value=None, digits: int | None = None, step=None,
+           percent: bool = False) -> None:
+    """A number input for a numeric scenario field (int or float, optionally empty); ``percent``:
+    a fraction shown and typed in %. The widget has no min/max of its own: a value out of range
+    reaches the server and is refused with a message naming the field and its range (the
+    browser's own refusal is only a tooltip)."""
     info = field_info(path)
     ann = info.annotation
     optional = type(None) in typing.get_args(ann)
     base = next((a for a in typing.get_args(ann) if a is not type(None)), ann)
     is_int = base is int
-    lo, hi = bounds(path)
+    scale = 100.0 if percent else 1.0
     current = get(session.scenario(), path)
+    current = current * scale if current is not None else None
     kwargs = {}
     if is_int:
         kwargs.update(step=step or 1, format="%d")
-        lo = None if lo is None else int(lo)
-        hi = None if hi is None else int(hi)
         value = None if current is None else int(current)
     else:
-        lo = None if lo is None else float(lo)
-        hi = None if hi is None else float(hi)
         value = None if current is None else float(current)
         kwargs.update(step=float(step) if step else None, format=f"%.{digits}f" if digits is not None else None)
         kwargs = {k: v for k, v in kwargs.items() if v is not None}
@@ -149,8 +175,8 @@ def number(t, path: str, *, placeholder_value=None, digits: int | None = None, s
         kwargs["placeholder"] = t("w.default_value", value=f"{placeholder_value:,g}")
     key = _PREFIX + path
     extra = t("w.empty_means_default") if optional else ""
-    st.number_input(t(f"field.{path}"), min_value=lo, max_value=hi, value=value, key=key,
-                    on_change=on_change, args=(path,), help=_help(t, path, extra), **kwargs)
+    st.number_input(_label(t, path, scale), value=value, key=key, on_change=on_change, args=(path, key, scale),
+                    help=_help(t, path, extra, scale), **kwargs)
     show_error(path)
 
 

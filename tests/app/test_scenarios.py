@@ -351,3 +351,11 @@ def test_a_read_only_link_shows_the_quotes_totals_but_never_its_item_prices(db):
     assert negotiated.gpus[gpu].server_price.typical < public.gpus[gpu].server_price.typical
     assert f"{public.gpus[gpu].server_price.typical:,g}" in placeholders
     assert f"{negotiated.gpus[gpu].server_price.typical:,g}" not in placeholders
+
+
+def test_empty_explicit_prices_read_empty_not_none():
+    at = _sign_in(open_page("scenarios"), "alice")
+    go(at, "price_books")
+    keyed(at.selectbox, "pb_pick").set_value("__new__").run()
+    [table] = [d for d in at.dataframe if "price" in d.value.columns]
+    assert set(table.value["price"]) == {""}  # not None/NaN, which the grid shows as "None"

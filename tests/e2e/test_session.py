@@ -166,3 +166,16 @@ def test_a_read_only_link_is_shown_until_copied_and_opens_on_compare(browser, se
     assert view.get_by_role("button", name=en["auth.submit"]).count() == 0  # not the sign-in form
     customer.close()
     context.close()
+
+
+def test_an_out_of_range_number_is_explained_on_the_page_not_in_a_tooltip(browser, server):
+    en = catalog("en")
+    context, page = open_page(browser, f"{server}/cluster?lang=en")
+    box = page.get_by_role("spinbutton", name=en["field.cluster.nodes"])
+    box.fill("999999")
+    box.press("Enter")
+    settle(page)
+    alert = page.locator('[data-testid="stAlertContentError"]').filter(has_text=en["field.cluster.nodes"])
+    alert.wait_for()
+    assert "999,999" in alert.inner_text() and "100,000" in alert.inner_text()
+    context.close()
