@@ -8,6 +8,7 @@ import streamlit as st
 
 from costmodel.anchors import anchors as compute_anchors
 from costmodel.claims import check_all
+from costmodel.formatting import format_sig
 from costmodel.presets import get_preset
 from webui import labels, session
 
@@ -18,25 +19,38 @@ st.title(t("method.title"))
 st.markdown(t("method.intro"))
 
 st.subheader(t("method.equations"))
+
+
+def _tx(key: str) -> str:
+    """A word inside an equation, in the page's language, as LaTeX text."""
+    return r"\text{" + t(f"method.tex.{key}") + "}"
+
+
+W = {k: _tx(k) for k in ("recompute", "peak", "dp", "fsdp", "loss", "bucket", "comm", "p2p", "net", "days_per_run",
+                         "bw", "port", "gpu", "node")}
 EQUATIONS = [
-    ("eq_compute", r"T_c = \frac{k\,P\,B}{N\,g\,F_{peak}\,e_c},\quad k = 6\ (8\ \text{with full recompute})"),
-    ("eq_bytes", r"V_{dp} = 2\,\frac{d-1}{d}\,\frac{P\,b}{p},\qquad V_{fsdp} = 3\,\frac{N-1}{N}\,P\,b"),
+    ("eq_compute", rf"T_c = \frac{{k\,P\,B}}{{N\,g\,F_{{{W['peak']}}}\,e_c}},\quad k = 6\ (8\ {W['recompute']})"),
+    ("eq_bytes", rf"V_{{{W['dp']}}} = 2\,\frac{{d-1}}{{d}}\,\frac{{P\,b}}{{p}},\qquad "
+                 rf"V_{{{W['fsdp']}}} = 3\,\frac{{N-1}}{{N}}\,P\,b"),
     (
         "eq_bandwidth",
-        r"BW = r\cdot R_{port}\cdot\eta\cdot f_{loss},\quad f_{loss}^{RoCE} = \frac{1}{1+pW},\quad "
-        r"f_{loss}^{TCP} = \min\!\left(1, \frac{n\,\frac{MSS}{RTT}\frac{C}{\sqrt{p}}}{R_{port}\,\eta}\right)",
+        rf"{W['bw']} = r\cdot R_{{{W['port']}}}\cdot\eta\cdot f_{{{W['loss']}}},"
+        rf"\quad f_{{{W['loss']}}}^{{RoCE}} = \frac{{1}}{{1+pW}},"
+        rf"\quad f_{{{W['loss']}}}^{{TCP}} = \min\!\left(1, \frac{{n\,\frac{{MSS}}{{RTT}}\frac{{C}}{{\sqrt{{p}}}}}}"
+        rf"{{R_{{{W['port']}}}\,\eta}}\right)",
     ),
     (
         "eq_comm",
-        r"t_{comm} = \frac{V}{BW} + \left\lceil\frac{S}{bucket}\right\rceil \min(2(d-1), 2\lceil\log_2 d\rceil)"
-        r"\,\alpha",
+        rf"t_{{{W['comm']}}} = \frac{{V}}{{{W['bw']}}} + \left\lceil\frac{{S}}{{{W['bucket']}}}\right\rceil "
+        r"\min(2(d-1), 2\lceil\log_2 d\rceil)\,\alpha",
     ),
     (
         "eq_step",
-        r"T = T_c(1+\tfrac{p-1}{m}) + \max(0,\ t_{comm} - o\,T_c) + t_{p2p},\qquad u = T_c/T,\quad "
-        r"MFU = e_c\,u",
+        rf"T = T_c(1+\tfrac{{p-1}}{{m}}) + \max(0,\ t_{{{W['comm']}}} - o\,T_c) + t_{{{W['p2p']}}},\qquad "
+        r"u = T_c/T,\quad MFU = e_c\,u",
     ),
-    ("eq_failures", r"\Lambda = N g\,\lambda_{gpu} + N\,\lambda_{node} + N r\,\lambda_{port},\qquad M = 1/\Lambda"),
+    ("eq_failures", rf"\Lambda = N g\,\lambda_{{{W['gpu']}}} + N\,\lambda_{{{W['node']}}} "
+                    rf"+ N r\,\lambda_{{{W['port']}}},\qquad M = 1/\Lambda"),
     (
         "eq_daly",
         r"\tau = \sqrt{2\delta M}\left[1 + \tfrac13\sqrt{\tfrac{\delta}{2M}} + \tfrac19\tfrac{\delta}{2M}\right] "
@@ -45,9 +59,9 @@ EQUATIONS = [
     (
         "eq_goodput",
         r"G = \frac{\tau}{M\,e^{R/M}\,(e^{(\tau+\delta)/M} - 1)},\qquad "
-        r"\text{days per run} = \frac{D}{B}\,\frac{T}{86400\,G}",
+        rf"{W['days_per_run']} = \frac{{D}}{{B}}\,\frac{{T}}{{86400\,G}}",
     ),
-    ("eq_energy", r"E = \big(N(h_b P_b + (8760-h_b) P_i) + 8760\,P_{net}\big)\cdot PUE \cdot c_{kWh}"),
+    ("eq_energy", rf"E = \big(N(h_b P_b + (8760-h_b) P_i) + 8760\,P_{{{W['net']}}}\big)\cdot PUE \cdot c_{{kWh}}"),
     ("eq_npv", r"TCO = \sum_{t=0}^{H} C_t,\qquad NPV = -\sum_{t=0}^{H}\frac{C_t}{(1+r)^t}"),
 ]
 for key, latex in EQUATIONS:
@@ -67,8 +81,8 @@ anchors = pd.DataFrame(
     [
         {
             t("method.col_anchor"): t(f"method.anchor_{a['key']}"),
-            t("method.col_source"): f"{a['source']}: {a['published']}",
-            t("method.col_model"): f"{a['model']:,.1f} {a['unit']}",
+            t("method.col_source"): t.get(f"method.src_{a['key']}", a["source"]) + f": {a['published']}",
+            t("method.col_model"): f"{a['model']:,.1f} " + t.get(f"method.unit_{a['unit']}", a["unit"]),
         }
         for a in _anchors()
     ]
@@ -84,22 +98,27 @@ def _claims() -> list[dict]:
     return [c.__dict__ for c in check_all()]
 
 
+def _claimed(claimed) -> str:
+    if isinstance(claimed, list | tuple):
+        return f"{format_sig(claimed[0])} – {format_sig(claimed[1])}"
+    return format_sig(claimed)
+
+
 rows = []
 for c in _claims():
-    claimed = c["claimed"]
-    claimed_text = f"{claimed[0]:,.4g} – {claimed[1]:,.4g}" if isinstance(claimed, list | tuple) else f"{claimed:,.4g}"
     rows.append(
         {
             t("method.col_case"): t(f"preset.{c['preset']}"),
             t("method.col_claim"): c["text_zh"] if t.lang == "zh" and c["text_zh"] else c["text"],
             t("method.col_fabric"): names.get(c["fabric"], c["fabric"]),
-            t("method.col_claimed"): claimed_text,
-            t("method.col_modelled"): f"{c['modelled']:,.4g}",
+            t("method.col_claimed"): _claimed(c["claimed"]),
+            t("method.col_modelled"): format_sig(c["modelled"]),
             t("method.col_verdict"): t("method.reproduced") if c["reproduced"] else t("method.not_reproduced"),
-            t("method.col_why"): c["explanation"],
+            t("method.col_why"): labels.claim_why(t, c["why"]),
         }
     )
-st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="method_claims")
+# a static table: every column wraps, so the verdict is never cut off and no number is scientific
+st.table(pd.DataFrame(rows), hide_index=True)
 with st.expander(t("method.quotes")):
     for pid in sorted({c["preset"] for c in _claims()}):
         st.markdown(f"**{t(f'preset.{pid}')}**")

@@ -8,6 +8,7 @@ import streamlit as st
 
 from costmodel import breakeven
 from costmodel.catalog import load_catalog
+from costmodel.formatting import format_sig
 from costmodel.recommend import LARGE_NODES, SMALL_NODES
 from webui import charts, compute, labels, session
 from webui.i18n import fmt_number
@@ -110,11 +111,11 @@ def solver_section() -> None:
     try:
         be = compute.break_even(skey, fabric, parameter, applies_to)
     except ValueError as exc:
-        st.error(t("scale.solver_error", error=md_escape(str(exc))), icon="⚠️")
+        st.error(t("scale.solver_error", error=md_escape(labels.error_text(t, exc))), icon="⚠️")
         return
     # money inputs are shown in the display currency (conversion at display only)
     k = money.rate if "currency" in be.unit else 1.0
-    unit = be.unit.replace("currency", money.currency)
+    unit = t.get(f"unit.{be.unit}", be.unit).replace("currency", money.currency)
     x_title = f"{L.get(parameter, parameter)} [{unit}]"
     st.plotly_chart(
         charts.lite(
@@ -133,11 +134,13 @@ def solver_section() -> None:
     )
     if be.roots:
         for root, direction in zip(be.roots, be.direction, strict=True):
-            st.success(t(f"scale.root_{direction}", fabric=names[fabric], value=f"{root * k:,.6g}", unit=unit))
+            st.success(t(f"scale.root_{direction}", fabric=names[fabric], value=format_sig(root * k, 6), unit=unit))
     else:
         key = "scale.always_cheaper" if be.current_delta < 0 else "scale.always_dearer"
-        st.info(t(key, fabric=names[fabric], lo=f"{be.values[0] * k:,.4g}", hi=f"{be.values[-1] * k:,.4g}", unit=unit))
-    st.caption(t("scale.current", value=f"{be.current_value * k:,.6g}", unit=unit, delta=money.short(be.current_delta)))
+        st.info(t(key, fabric=names[fabric], lo=format_sig(be.values[0] * k), hi=format_sig(be.values[-1] * k),
+                  unit=unit))
+    st.caption(t("scale.current", value=format_sig(be.current_value * k, 6), unit=unit,
+                 delta=money.short(be.current_delta)))
 
 
 sweep_section()

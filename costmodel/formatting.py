@@ -36,3 +36,21 @@ def format_number(value: float | None, digits: int = 2) -> str:
     if value is None or not math.isfinite(value):
         return "—"
     return f"{value:,.{digits}f}"
+
+
+def format_sig(value: float | None, digits: int = 4) -> str:
+    """A number to ``digits`` significant digits in plain notation with separators — never ``2.499e+04``.
+
+    >>> format_sig(24990.3), format_sig(1.7623e6), format_sig(0.04213), format_sig(-12.5), format_sig(3.0)
+    ('24,990', '1,762,000', '0.04213', '-12.5', '3')
+    >>> format_sig(1.23e-7), format_sig(float("nan"))
+    ('0.000000123', '—')
+    """
+    if value is None or not math.isfinite(value):
+        return "—"
+    if value == 0:
+        return "0"
+    rounded = float(f"{value:.{digits}g}")
+    decimals = max(0, digits - 1 - math.floor(math.log10(abs(rounded))))
+    text = f"{rounded:,.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text

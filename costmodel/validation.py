@@ -15,7 +15,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from .catalog import load_catalog
-from .errors import ScenarioError, clean_text
+from .errors import ScenarioError, clean_text, problem, problems_error
 from .schema import DerivedPriceBook, Scenario
 
 _CAT = load_catalog()
@@ -157,6 +157,53 @@ def _allowed(info, loc: tuple) -> str:
     return f"allowed: {text}" if text else (f"({desc})" if desc else "")
 
 
+def _allowed_values(info, loc: tuple) -> dict:
+    """What :func:`_allowed` says, as data for a translated message: ``kind`` (``fabric``, ``bool``,
+    ``object``, ``bounds``) with ``choices``, ``fields`` or ``bounds`` (``[op, number]`` pairs, op
+    one of ``ge gt le lt min_length max_length``)."""
+    if info is None:
+        return {}
+    if loc and isinstance(loc[-1], int) and loc[0] == "fabrics":
+        return {"kind": "fabric", "choices": list(_CAT.fabrics)}
+    ann = info.annotation
+    if ann is bool:
+        return {"kind": "bool"}
+    if _model_of(ann) is not None:
+        return {"kind": "object", "fields": list(_model_of(ann).model_fields)}
+    bounds = [[attr, getattr(meta, attr)] for meta in info.metadata for attr in _BOUND_WORDS
+              if isinstance(getattr(meta, attr, None), int | float)]
+    args = getattr(ann, "__args__", None)
+    choices = list(args) if args and all(isinstance(a, str) for a in args) else []
+    return {"kind": "bounds", "bounds": bounds, "choices": choices} if bounds or choices else {}
+
+
+#: Messages that the schema's own validators write (``path: message``), as codes with values;
+#: the English text stays the message.
+_OWN_CODES = [
+    (re.compile(r"^(?P<got>\S+) is out of range; allowed: ≥ (?P<lo>\S+) and ≤ (?P<hi>\S+)(?: \[%\])?$"),
+     "out_of_range"),
+    (re.compile(r"^unknown (?:id|GPU|fabric|price book)(?: (?P<got>'.*'))?; allowed: (?P<choices>.*)$"), "unknown_id"),
+    (re.compile(r"^not an overridable quantity; allowed: (?P<choices>.*)$"), "not_overridable"),
+    (re.compile(r"^each fabric may appear once$"), "fabric_twice"),
+    (re.compile(r"^(?P<got>'.*') must be one of fabrics (?P<choices>.*)$"), "baseline_not_compared"),
+    (re.compile(r"^at most the number of nodes \((?P<hi>\d+)\);"), "stages_above_nodes"),
+    (re.compile(r"^must not exceed gpu_busy_power_frac \((?P<hi>[^)]+)\)$"), "idle_above_busy"),
+    (re.compile(r"^must be at most 12 × horizon_years \((?P<hi>\d+)\)"), "instalments_beyond_horizon"),
+    (re.compile(r"^at most (?P<hi>\d+) items$"), "too_many_items"),
+    (re.compile(r"^contains control, line-break or invisible formatting characters"), "control_characters"),
+    (re.compile(r"^must not be blank$"), "blank"),
+]
+
+
+def _own_problem(path: str, message: str) -> tuple[tuple[str, str], dict]:
+    """A schema validator's ``path: message`` as a problem with a code (``text`` when unknown)."""
+    for pattern, code in _OWN_CODES:
+        m = pattern.match(message)
+        if m:
+            return problem(path, message, code, **{k: v for k, v in m.groupdict().items() if v is not None})
+    return problem(path, message)
+
+
 def _path(loc: tuple) -> str:
     out = ""
     for part in loc:
@@ -167,28 +214,31 @@ def _path(loc: tuple) -> str:
 
 def scenario_error(exc: ValidationError, root: type[BaseModel] = Scenario) -> ScenarioError:
     """Turn a pydantic ValidationError on a Scenario (or ``root``) into a ScenarioError with ranges."""
-    problems = []
+    items = []
     for err in exc.errors(include_url=False):
         loc = tuple(err.get("loc", ()))
         msg = err.get("msg", "invalid")
         if err.get("type") == "extra_forbidden":
             parent = _field_info(loc[:-1], root) if len(loc) > 1 else None
             model = _model_of(parent.annotation) if parent is not None else root
-            names = ", ".join(getattr(model, "model_fields", {}))
-            problems.append((_path(loc), f"unknown field; allowed fields here: {names}"))
+            fields = list(getattr(model, "model_fields", {}))
+            items.append(problem(_path(loc), f"unknown field; allowed fields here: {', '.join(fields)}",
+                                 "unknown_field", fields=fields))
             continue
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
         own = _OWN_PATH.match(msg)
         if own and own.group(1).startswith(_path(loc)):
             # a model validator that already names the field and its allowed values
-            problems.append((own.group(1), own.group(2)))
+            items.append(_own_problem(own.group(1), own.group(2)))
             continue
-        allowed = _allowed(_field_info(loc, root), loc)
+        info = _field_info(loc, root)
+        allowed = _allowed(info, loc)
         got = err.get("input")
         shown = clean_text(repr(got) if not isinstance(got, dict | list) else type(got).__name__)
-        problems.append((_path(loc), f"{msg} (got {shown}); {allowed}".rstrip("; ")))
-    return ScenarioError(problems)
+        items.append(problem(_path(loc), f"{msg} (got {shown}); {allowed}".rstrip("; "), "invalid",
+                             type=str(err.get("type", "")), got=shown, allowed=_allowed_values(info, loc)))
+    return problems_error(*items)
 
 
 def parse_scenario_text(raw: bytes | str, fmt: str = "json") -> Scenario:
@@ -241,14 +291,16 @@ def parse_document(raw: bytes | str, fmt: str = "json", what: str = "scenario") 
     if isinstance(raw, str):
         raw = raw.encode("utf-8", errors="surrogatepass")
     if len(raw) > MAX_SCENARIO_BYTES:
-        raise ScenarioError([("", f"the {what} is {len(raw):,} bytes; at most "
-                                  f"{MAX_SCENARIO_BYTES:,} bytes are accepted")])
+        raise problems_error(problem("", f"the {what} is {len(raw):,} bytes; at most {MAX_SCENARIO_BYTES:,} bytes "
+                                         "are accepted", "too_big", what=what, size=len(raw),
+                                     max=MAX_SCENARIO_BYTES))
     if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark, as some Windows editors write
         raw = raw[3:]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ScenarioError([("", f"the {what} is not UTF-8 text (byte {exc.start})")]) from None
+        raise problems_error(problem("", f"the {what} is not UTF-8 text (byte {exc.start})", "not_utf8", what=what,
+                                     byte=exc.start)) from None
     try:
         if fmt == "yaml":
             data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a yaml.SafeLoader subclass
@@ -256,25 +308,28 @@ def parse_document(raw: bytes | str, fmt: str = "json", what: str = "scenario") 
             data = json.loads(text, parse_constant=_nonfinite, parse_int=_int_or_inf,
                               object_pairs_hook=_no_duplicates)
     except _DuplicateKeyError as exc:
-        problem = (clean_text(exc.key, 40), "given twice in the same object; each field may appear once")
-        raise ScenarioError([problem]) from None
+        raise problems_error(problem(clean_text(exc.key, 40), "given twice in the same object; each field may "
+                                     "appear once", "given_twice")) from None
     except RecursionError:
-        raise ScenarioError([("", f"the {what} is nested too deeply (at most {MAX_DEPTH} "
-                                  "levels)")]) from None
+        raise problems_error(problem("", f"the {what} is nested too deeply (at most {MAX_DEPTH} levels)", "too_deep",
+                                     what=what, max=MAX_DEPTH)) from None
     except json.JSONDecodeError as exc:
-        raise ScenarioError([("", f"not valid JSON: {exc.msg} at line {exc.lineno} column "
-                                  f"{exc.colno}")]) from None
+        raise problems_error(problem("", f"not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}",
+                                     "not_json", line=exc.lineno, column=exc.colno)) from None
     except ValueError as exc:
-        raise ScenarioError([("", f"not valid {fmt.upper()}: {clean_text(str(exc), 120)}")]) from None
+        raise problems_error(problem("", f"not valid {fmt.upper()}: {clean_text(str(exc), 120)}", "not_parsable",
+                                     format=fmt.upper())) from None
     except yaml.YAMLError as exc:
-        raise ScenarioError([("", f"not valid YAML: {str(exc).splitlines()[0]}")]) from None
+        raise problems_error(problem("", f"not valid YAML: {str(exc).splitlines()[0]}", "not_parsable",
+                                     format="YAML")) from None
     if not isinstance(data, dict):
-        raise ScenarioError([("", f"a {what} must be an object with fields, got "
-                                  f"{type(data).__name__}")])
+        raise problems_error(problem("", f"a {what} must be an object with fields, got {type(data).__name__}",
+                                     "not_object", what=what))
     if _depth(data, MAX_DEPTH) > MAX_DEPTH:
-        raise ScenarioError([("", f"the {what} is nested deeper than {MAX_DEPTH} levels")])
+        raise problems_error(problem("", f"the {what} is nested deeper than {MAX_DEPTH} levels", "too_deep",
+                                     what=what, max=MAX_DEPTH))
     where = _surrogate_path(data)
     if where is not None:  # "\ud800" is valid JSON but no character: refuse it before it reaches a page
-        raise ScenarioError([(where, "contains an unpaired UTF-16 surrogate escape (such as \\ud800); "
-                                     "use real characters")])
+        raise problems_error(problem(where, "contains an unpaired UTF-16 surrogate escape (such as \\ud800); "
+                                            "use real characters", "surrogate"))
     return data

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextvars
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -79,6 +80,62 @@ def _t(labels: Labels | None, key: str) -> str:
         return key
     text = labels.get(key, key)
     return key if text is None else str(text)
+
+
+def _cjk(labels: Labels | None) -> bool:
+    """True when the labels are Chinese (``labels["_lang"] == "zh"``): axes then count money in
+    万 / 亿 and write plain numbers in full, never with Latin SI suffixes (k, M, G)."""
+    return labels is not None and labels.get("_lang") == "zh"
+
+
+def _nice_step(span: float, n: int) -> float:
+    """A 1 / 2 / 2.5 / 5 × 10^k step that cuts ``span`` into about ``n`` parts.
+
+    >>> _nice_step(100, 5), _nice_step(7.3e7, 6), _nice_step(0.9, 4)
+    (20.0, 20000000.0, 0.25)
+    """
+    raw = span / max(1, n)
+    mag = 10.0 ** math.floor(math.log10(raw))
+    return next(m * mag for m in (1.0, 2.0, 2.5, 5.0, 10.0) if m * mag >= raw * (1 - 1e-9))
+
+
+def money_ticks(values, money: Money, log: bool = False, n: int = 6) -> dict:
+    """``tickvals`` / ``ticktext`` of a money axis covering ``values`` (display money), each tick
+    written by ``money`` — in Chinese ``¥5,000 万`` rather than Plotly's ``50M``.
+
+    >>> t = money_ticks([0, 7.3e7], lambda v: f"{v / 1e4:,.0f} 万")
+    >>> t["tickvals"][:3], t["ticktext"][-1]
+    ([0.0, 20000000.0, 40000000.0], '8,000 万')
+    >>> money_ticks([0, 3e8], lambda v: f"¥{v / 1e8:.2f} 亿")["ticktext"][:3]
+    ['¥0 亿', '¥0.5 亿', '¥1 亿']
+    >>> money_ticks([2e4, 3e6], str, log=True)["tickvals"]
+    [20000.0, 50000.0, 100000.0, 200000.0, 500000.0, 1000000.0, 2000000.0]
+    """
+    v = np.asarray([x for x in np.ravel(np.asarray(values, dtype=float)) if math.isfinite(x)], dtype=float)
+    if log:
+        v = v[v > 0]
+    if not v.size:
+        return {}
+    lo, hi = float(v.min()), float(v.max())
+    if log:
+        k0, k1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+        mult = (1.0,) if k1 - k0 > 3 else (1.0, 2.0, 5.0)
+        ticks = [m * 10.0 ** k for k in range(k0, k1 + 1) for m in mult]
+        ticks = [x for x in ticks if lo / 10 ** 0.15 <= x <= hi * 10 ** 0.15] or [10.0 ** k0]
+    else:
+        if hi == lo:
+            lo, hi = (lo - 1, hi + 1) if lo == 0 else (min(0.0, lo), max(0.0, hi))
+        step = _nice_step(hi - lo, n)
+        start, stop = math.floor(lo / step), math.ceil(hi / step)
+        ticks = [round(i * step, 10) for i in range(start, stop + 1)]
+    # a tick is a round number: ¥20 万, ¥1 亿 rather than ¥20.00 万, ¥1.00 亿
+    texts = [re.sub(r"(\.\d*?)0+(?=\D*$)", r"\1", money(x)).replace(". ", " ").rstrip(".") for x in ticks]
+    return dict(tickmode="array", tickvals=ticks, ticktext=texts)
+
+
+def _money_axis(labels: Labels | None, money: Money, values, log: bool = False) -> dict:
+    """Axis settings of a money axis: Chinese ticks in 万 / 亿 (:func:`money_ticks`); nothing in English."""
+    return money_ticks(values, money, log) if _cjk(labels) else {}
 
 
 def plotly_separators(separators: str = ",.") -> str:
@@ -198,12 +255,16 @@ def _figure(traces: list[dict], layout: dict) -> go.Figure:
 
 
 def _layout(title: str | None, separators: str, *, xaxis: Mapping | None = None, yaxis: Mapping | None = None,
-            shapes: Sequence[dict] = (), annotations: Sequence[dict] = (), **kw) -> dict:
+            shapes: Sequence[dict] = (), annotations: Sequence[dict] = (), plain: bool = False, **kw) -> dict:
     """The common look as a layout dict: white template, legend on top, tight margins, locale separators.
 
     ``xaxis`` / ``yaxis`` add to the axes (which always get ``automargin``); ``shapes`` and
-    ``annotations`` are set only when there are any.
+    ``annotations`` are set only when there are any. ``plain`` (Chinese pages) writes tick
+    numbers in full with thousands separators instead of Plotly's SI suffixes (20k, 5M).
     """
+    if plain:
+        xaxis = dict(exponentformat="none", separatethousands=True, **(xaxis or {}))
+        yaxis = dict(exponentformat="none", separatethousands=True, **(yaxis or {}))
     layout = dict(
         template=pio.templates[TEMPLATE].to_plotly_json(),
         separators=plotly_separators(separators),
@@ -293,10 +354,12 @@ def breakdown_bar(result_dict, labels: Labels, money: Money, fx: float = 1.0, *,
     tops = [sum(max(0.0, float(f["breakdown"][c]) * fx) for c in CATEGORIES) for f in fabrics]
     annotations = [dict(x=n, y=top, text=_fmt(money, total), showarrow=False, yanchor="bottom", font=dict(size=11))
                    for n, top, total in zip(names, tops, totals, strict=True)]
+    lows = [sum(min(0.0, float(f["breakdown"][c]) * fx) for c in CATEGORIES) for f in fabrics]
     return _figure(traces, _layout(_t(labels, "breakdown_title"), separators, barmode="relative",
-                                   annotations=annotations,
+                                   annotations=annotations, plain=_cjk(labels),
                                    xaxis=dict(title=dict(text=_t(labels, "axis_fabric"))),
-                                   yaxis=dict(title=dict(text=_t(labels, "axis_cost")))))
+                                   yaxis=dict(title=dict(text=_t(labels, "axis_cost")),
+                                              **_money_axis(labels, money, [0.0, *tops, *lows]))))
 
 
 def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequence[tuple], names: Mapping[str, str],
@@ -345,10 +408,12 @@ def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequenc
                                     arrowhead=0, ax=0, ay=-36 if i % 2 == 0 else 36, font=dict(size=11),
                                     bgcolor="rgba(255,255,255,0.8)"))
     last = int(m[-1]) if m.size else 0
+    every = [np.asarray(c, dtype=float) * fx for c in curves.values()]
     return _figure(traces, _layout(
-        _t(labels, "cumulative_title"), separators, annotations=annotations,
+        _t(labels, "cumulative_title"), separators, annotations=annotations, plain=_cjk(labels),
         xaxis=dict(title=dict(text=_t(labels, "axis_month")), tick0=0, dtick=12, range=[0, max(last, 1)]),
-        yaxis=dict(title=dict(text=_t(labels, "axis_cumulative_cost"))),
+        yaxis=dict(title=dict(text=_t(labels, "axis_cumulative_cost")),
+                   **_money_axis(labels, money, np.concatenate(every) if every else [])),
     ))
 
 
@@ -392,7 +457,10 @@ def savings_waterfall(base_breakdown: Mapping[str, float], fabric_breakdown: Map
     span = hi - lo
     if lo > 0 and span > 0 and lo - 1.5 * span > 0.25 * lo:
         yaxis["range"] = [lo - 1.5 * span, hi + 0.4 * span]
-    return _figure([trace], _layout(_t(labels, "waterfall_title"), separators, yaxis=yaxis))
+        yaxis.update(_money_axis(labels, money, yaxis["range"]))
+    else:
+        yaxis.update(_money_axis(labels, money, [0.0, lo, hi, base_total, fab_total]))
+    return _figure([trace], _layout(_t(labels, "waterfall_title"), separators, yaxis=yaxis, plain=_cjk(labels)))
 
 
 def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str, str], families: Mapping[str, str],
@@ -489,9 +557,10 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
         finite = vals[np.isfinite(vals)]
         log_y = bool(finite.size) and bool((finite > 0).all())
     return _figure(traces, _layout(
-        _t(labels, "scale_title"), separators, shapes=shapes, annotations=annotations,
+        _t(labels, "scale_title"), separators, shapes=shapes, annotations=annotations, plain=_cjk(labels),
         xaxis=dict(type="log", title=dict(text=_t(labels, "axis_nodes")), range=[math.log10(xmin), math.log10(xmax)]),
-        yaxis=dict(type="log" if log_y else "linear", title=dict(text=_t(labels, metric))),
+        yaxis=dict(type="log" if log_y else "linear", title=dict(text=_t(labels, metric)),
+                   **_money_axis(labels, money, vals, log=bool(log_y))),
     ))
 
 
@@ -546,9 +615,10 @@ def delta_curve_chart(values, deltas, roots: Sequence[float], current_value: flo
         shapes.append(dict(type="line", xref="x", x0=current_value, x1=current_value, yref="y domain", y0=0, y1=1,
                            line=dict(color="#000000", dash="dot", width=1)))
     return _figure(traces, _layout(
-        _t(labels, "delta_title"), separators, shapes=shapes,
+        _t(labels, "delta_title"), separators, shapes=shapes, plain=_cjk(labels),
         xaxis=dict(title=dict(text=x_title), type="log" if log_x else "linear"),
-        yaxis=dict(title=dict(text=_t(labels, "axis_delta")), zeroline=False),
+        yaxis=dict(title=dict(text=_t(labels, "axis_delta")), zeroline=False,
+                   **_money_axis(labels, money, [0.0, *dv])),
     ))
 
 
@@ -559,16 +629,16 @@ def tornado_chart(df: pd.DataFrame, labels: Labels, money: Money, fx: float = 1.
     ``df`` is :func:`costmodel.tornado`'s table. The ``top`` largest swings are shown,
     largest at the top. Two horizontal bar traces, ``labels["input_low"]`` and
     ``labels["input_high"]``, each with ``min(top, len(df))`` bars based at ``base_delta``;
-    a line marks the base ΔTCO. A bar's name is ``labels.get(parameter, parameter)``,
-    followed by `` · fabric id`` for per-fabric quantities. Input values are shown in the
-    model's own units (they are not converted).
+    a line marks the base ΔTCO. A bar's name is ``labels.get(parameter, parameter)``, followed
+    by `` · `` and ``labels.get(fabric_id, fabric_id)`` (its display name) for per-fabric
+    quantities. Input values are shown in the model's own units (they are not converted).
 
     Label keys: ``tornado_title``, ``axis_delta``, ``input_low``, ``input_high``,
     ``base_delta``, and each parameter name (``nic_price``, ``pue``, …).
     """
     d = df.sort_values("swing", ascending=False, kind="stable").head(max(0, int(top)))
     fabric_col = d["fabric"] if "fabric" in d else pd.Series([None] * len(d), index=d.index)
-    names = [_t(labels, p) + (f" · {f}" if isinstance(f, str) and f else "")
+    names = [_t(labels, p) + (f" · {_t(labels, f)}" if isinstance(f, str) and f else "")
              for p, f in zip(d["parameter"], fabric_col, strict=True)]
     base = float(d["base_delta"].iloc[0]) * fx if len(d) else 0.0
     delta_t = _t(labels, "axis_delta")
@@ -589,10 +659,11 @@ def tornado_chart(df: pd.DataFrame, labels: Labels, money: Money, fx: float = 1.
                    line=dict(color="#333333", width=1.5))]
     annotations = [dict(x=base, y=1.0, yref="paper", text=f"{_t(labels, 'base_delta')}: {_fmt(money, base)}",
                         showarrow=False, yanchor="bottom", font=dict(size=11))]
+    spread = [base, *(d["delta_low"].to_numpy(dtype=float) * fx), *(d["delta_high"].to_numpy(dtype=float) * fx)]
     return _figure(traces, _layout(
         _t(labels, "tornado_title"), separators, barmode="overlay", bargap=0.25, height=max(320, 90 + 26 * len(d)),
-        shapes=shapes, annotations=annotations,
-        xaxis=dict(title=dict(text=_t(labels, "axis_delta"))),
+        shapes=shapes, annotations=annotations, plain=_cjk(labels),
+        xaxis=dict(title=dict(text=_t(labels, "axis_delta")), **_money_axis(labels, money, spread)),
         yaxis=dict(autorange="reversed", categoryorder="array", categoryarray=names),
     ))
 
@@ -656,8 +727,8 @@ def mc_histogram(tco, fabric_ids: Sequence[str], names: Mapping[str, str], famil
             hovertemplate="%{hovertext}<extra></extra>",
         ))
     return _figure(traces, _layout(
-        _t(labels, "mc_title"), separators, shapes=shapes,
-        xaxis=dict(title=dict(text=_t(labels, "axis_tco"))),
+        _t(labels, "mc_title"), separators, shapes=shapes, plain=_cjk(labels),
+        xaxis=dict(title=dict(text=_t(labels, "axis_tco")), **_money_axis(labels, money, edges)),
         yaxis=dict(title=dict(text=share_t), tickformat=".0%", range=[0, top * 1.04]),
     ))
 

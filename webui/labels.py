@@ -1,8 +1,13 @@
-"""Translated texts built from model output: recommendation reasons, chart labels, names."""
+"""Translated texts built from model output: recommendation reasons, claims' explanations, chart
+labels, names, and refusals (errors with codes from the model) naming the field by its label."""
 
 from __future__ import annotations
 
+import re
+
+from costmodel import breakeven
 from costmodel.catalog import load_catalog
+from costmodel.errors import MAX_SHOWN_PROBLEMS, ScenarioError
 from costmodel.tco import CATEGORIES
 
 from .i18n import Translator
@@ -46,10 +51,13 @@ CHART_KEYS = (
 
 
 def chart_labels(t: Translator) -> dict[str, str]:
-    """Every text a chart builder reads, translated: chart keys, categories, parameters."""
+    """Every text a chart builder reads, translated: chart keys, categories, parameters, fabric
+    names by id, and ``_lang`` (Chinese charts count money in 万 / 亿)."""
     out = {key: t(f"chart.{key}") for key in CHART_KEYS}
     out.update({cat: t(f"cat.{cat}") for cat in CATEGORIES})
     out.update({k[len("param."):]: v for k, v in _params(t).items()})
+    out.update(fabric_names(t))
+    out["_lang"] = t.lang
     return out
 
 
@@ -58,3 +66,171 @@ def _params(t: Translator) -> dict[str, str]:
 
     keys = {k for k in catalog("en") if k.startswith("param.")}
     return {k: t(k) for k in keys}
+
+
+def price_book_name(t: Translator, book_id: str) -> str:
+    """The display name of a catalog price book (``public`` → "Public list prices 2025 (USD)" / 公开参考价…)."""
+    try:
+        book = load_catalog().price_book(book_id)
+    except Exception:  # a sales book's id: its own name is shown by the caller
+        return book_id
+    return book.name_zh if t.lang == "zh" and book.name_zh else book.name
+
+
+def claim_why(t: Translator, parts: list[dict]) -> str:
+    """A claim's explanation (``ClaimCheck.why``: parts ``{"code", "values"}``) in the current language.
+
+    Fabric ids become display names, categories and scopes their translations, ``*_cny`` amounts
+    and the ``diffs`` by category money in CNY (万 / 亿 in Chinese).
+    """
+    names = fabric_names(t)
+    cny = Money("CNY", "CNY", 1.0, t.lang)
+    out = []
+    for part in parts:
+        values = dict(part["values"])
+        for key in ("fabric", "base"):
+            if key in values:
+                values[key] = names.get(values[key], values[key])
+        for key, amount in part["values"].items():
+            if key.endswith("_cny"):
+                values[key[: -len("_cny")]] = cny(amount)
+        if "scope" in values:
+            values["scope"] = t(f"opt.scope.{values['scope']}")
+        if "price_book" in values:
+            values["price_book"] = price_book_name(t, values["price_book"])
+        if "diffs" in values:
+            values["parts"] = t("claim_why.sep").join(
+                f"{t(f'cat.{k}')} {cny.short(v) if v < 0 else '+' + cny.short(v)}" for k, v in values["diffs"].items())
+        out.append(t(f"claim_why.{part['code']}", **values))
+    return "".join(out)
+
+
+# ---------------------------------------------------------------------------- error messages
+
+_OPS = {"ge": "≥", "gt": ">", "le": "≤", "lt": "<"}
+#: English messages of the store's importer and of broken share links (webui.share, webui.session),
+#: which carry no code: matched here so that a Chinese page shows them in Chinese.
+_KNOWN_MESSAGES = [
+    (re.compile(r"^the (?P<what>scenario|price book) file could not be read$"), "file_unreadable"),
+    (re.compile(r"^the (?P<what>scenario|price book) file is (?P<size>[\d,]+) bytes; at most (?P<max>[\d,]+) bytes"),
+     "file_too_big"),
+    (re.compile(r"^the (?P<what>scenario|price book) file is empty$"), "file_empty"),
+    (re.compile(r"^unknown preset (?P<got>.*); allowed: (?P<choices>.*)$"), "link_unknown_preset"),
+    (re.compile(r"^the scenario in the link is longer than (?P<max>[\d,]+) characters$"), "link_too_long"),
+    (re.compile(r"^the scenario in the link unpacks to more than (?P<max>[\d,]+) bytes$"), "link_too_big"),
+    (re.compile(r"^the scenario in the link is damaged"), "link_damaged"),
+    (re.compile(r"^this link is not valid$"), "link_not_valid"),
+    (re.compile(r"^no such (?:item|scenario|version)$"), "link_not_valid"),
+    (re.compile(r"^the saved scenarios are not reachable right now$"), "store_down"),
+]
+
+
+def _number(value) -> str:
+    """A bound or size: ``100,000``, ``0.5``, ``1e+09``."""
+    try:
+        v = float(str(value).replace(",", ""))
+    except ValueError:
+        return str(value)
+    return f"{int(v):,}" if v.is_integer() and abs(v) < 1e15 else f"{v:g}"
+
+
+def field_label(t: Translator, path: str) -> str:
+    """The label people see for a scenario or price-book field path (the path itself when it has none).
+
+    ``cluster.nodes`` → "Nodes (GPU servers)"; ``overrides.fabric_prices.ib-ndr-400.nic_price`` →
+    "NIC price (InfiniBand NDR 400 Gb/s)"; ``discounts.nics`` → "NICs".
+    """
+    plain = re.sub(r"\[\d+\]", "", path)
+    if t.has(f"field.{plain}"):
+        return t(f"field.{plain}")
+    parts = plain.split(".")
+    names = fabric_names(t)
+    gpus = load_catalog().gpus
+    items = [names.get(p) or (gpus[p].name if p in gpus else None) for p in parts]
+    item = next((i for i in items if i), None)
+    last = parts[-1]
+    if len(parts) > 1 and parts[-2] == "discounts" and t.has(f"pb.cat.{last}"):
+        return t("err.discount_field", category=t(f"pb.cat.{last}"))
+    for prefix in ("q", "param", "pb.cat"):
+        if t.has(f"{prefix}.{last}"):
+            return f"{t(f'{prefix}.{last}')} ({item})" if item and t.lang != "zh" else (
+                f"{t(f'{prefix}.{last}')}（{item}）" if item else t(f"{prefix}.{last}"))
+    return path
+
+
+def _allowed(t: Translator, allowed: dict) -> str:
+    kind = allowed.get("kind")
+    if kind == "fabric":
+        names = fabric_names(t)
+        return t("err.allowed_one_of", choices=t("claim_why.sep").join(names.get(c, c) for c in allowed["choices"]))
+    if kind == "bool":
+        return t("err.allowed_bool")
+    if kind == "object":
+        return t("err.allowed_object", fields=", ".join(allowed["fields"]))
+    parts = []
+    for op, value in allowed.get("bounds", []):
+        parts.append(f"{_OPS[op]} {_number(value)}" if op in _OPS else t(f"err.{op}", n=_number(value)))
+    if allowed.get("choices"):
+        parts.append(t("err.one_of", choices=", ".join(allowed["choices"])))
+    return t("err.allowed", text=t("err.and").join(parts)) if parts else ""
+
+
+def problem_text(t: Translator, detail: dict) -> str:
+    """One problem of a :class:`~costmodel.errors.ScenarioError` (``details`` item) in the current language."""
+    code, values, path = detail["code"], dict(detail["values"]), detail.get("path", "")
+    if code == "text":
+        body = values["text"]
+    elif code == "invalid":
+        body = t.get(f"err.type.{values['type']}", t("err.type.default"))
+        body += t("err.got", got=values["got"])
+        allowed = _allowed(t, values.get("allowed") or {})
+        body += (t("claim_why.sep") if t.lang == "zh" else "; ") + allowed if allowed else ""
+    else:
+        if "what" in values:
+            values["what"] = t(f"err.what.{values['what'].replace(' ', '_')}")
+        for key in ("lo", "hi", "max", "size"):
+            if key in values:
+                values[key] = _number(values[key])
+        if "fields" in values:
+            values["fields"] = ", ".join(values["fields"])
+        body = t(f"err.{code}", **values)
+    if not path:
+        return body
+    # a key the user wrote that the schema does not know is shown as written
+    field = path if code in ("unknown_field", "given_twice", "surrogate") else field_label(t, path)
+    return t("err.field", field=field, problem=body)
+
+
+def _scenario_error(exc: BaseException) -> ScenarioError | None:
+    """``exc`` itself or the ScenarioError it was raised from (``raise … from None`` keeps the context)."""
+    seen = 0
+    while exc is not None and seen < 5:
+        if isinstance(exc, ScenarioError):
+            return exc
+        exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
+
+
+def error_text(t: Translator, exc: BaseException | str) -> str:
+    """A refusal (ScenarioError, an import refused by the store, a broken link, a solver input) in the
+    current language, naming the field by its label and the allowed range. Plain text: escape it
+    before Markdown. English pages show the model's own English message, unchanged."""
+    if t.lang == "en":
+        return str(exc)
+    text = str(exc)
+    se = _scenario_error(exc) if isinstance(exc, BaseException) else None
+    if se is not None:
+        shown = [problem_text(t, d) for d in se.details[:MAX_SHOWN_PROBLEMS]]
+        if len(se.details) > MAX_SHOWN_PROBLEMS:
+            shown.append(t("err.more", n=len(se.details) - MAX_SHOWN_PROBLEMS))
+        body = t("err.sep").join(shown)
+        return t("err.link_invalid", error=body) if text.startswith("the scenario in the link is invalid") else body
+    for pattern, code in _KNOWN_MESSAGES:
+        m = pattern.match(text)
+        if m:
+            return problem_text(t, {"code": code, "values": m.groupdict(), "path": ""})
+    m = re.match(r"^(\w+): ", text)
+    if m and m.group(1) in breakeven.PARAMETERS:  # the break-even solver's refusals
+        return t("err.solver", field=field_label(t, m.group(1)))
+    return text

@@ -3,13 +3,41 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from costmodel.catalog import load_catalog
 
 CURRENCIES = ("CNY", "USD", "EUR")
 SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€"}
 MIN_RATE, MAX_RATE = 1e-6, 1e6
+#: Compact units per language, largest first: (divisor, suffix). Chinese counts in 万 (10⁴) and
+#: 亿 (10⁸), as the UI does for model sizes; English in k, M, B.
+SHORT_UNITS = {
+    "en": ((1e9, " B"), (1e6, " M"), (1e3, " k")),
+    "zh": ((1e8, " 亿"), (1e4, " 万")),
+}
+
+
+def compact(value: float, lang: str = "en") -> tuple[float, str]:
+    """``value`` scaled to its compact unit in ``lang``, and the unit's suffix.
+
+    >>> compact(52_780_000, "zh"), compact(52_780_000, "en"), compact(950, "zh")
+    ((5278.0, ' 万'), (52.78, ' M'), (950, ''))
+    """
+    a = abs(value)
+    for div, suffix in SHORT_UNITS.get(lang, SHORT_UNITS["en"]):
+        if a >= div:
+            return value / div, suffix
+    return value, ""
+
+
+def _short_digits(scaled: float, lang: str) -> int:
+    """Decimals of a compact amount: two in English (¥52.78 M); in Chinese four significant
+    digits at most (¥5,278 万, ¥527.8 万, ¥1.23 亿) — a 万 figure is already precise."""
+    if lang != "zh":
+        return 2
+    a = abs(scaled)
+    return 0 if a >= 1000 else 1 if a >= 100 else 2
 
 
 def default_rate(model_currency: str, display_currency: str) -> float:
@@ -20,11 +48,13 @@ def default_rate(model_currency: str, display_currency: str) -> float:
 
 @dataclass(frozen=True)
 class Money:
-    """Formats model money (in ``model_currency``) as ``currency`` at ``rate``."""
+    """Formats model money (in ``model_currency``) as ``currency`` at ``rate``; compact amounts
+    in the units of ``lang`` (``en``: k / M / B, ``zh``: 万 / 亿)."""
 
     model_currency: str
     currency: str
     rate: float
+    lang: str = "en"
 
     def convert(self, value: float) -> float:
         return value * self.rate
@@ -45,16 +75,17 @@ class Money:
     @property
     def display(self) -> Money:
         """A formatter for amounts already converted to the display currency (charts convert first)."""
-        return Money(self.currency, self.currency, 1.0)
+        return replace(self, model_currency=self.currency, rate=1.0)
 
     def short(self, value: float | None) -> str:
-        """Compact form for KPI cards: ¥12.3 M, $850 k."""
+        """Compact form for KPI cards: ``$12.35 M``, ``$850.00 k``; in Chinese ``¥5,278 万``, ``¥1.23 亿``."""
         if value is None or not math.isfinite(value):
             return "—"
         v = self.convert(value)
         sign = "−" if v < 0 else ""
         a = abs(v)
-        for div, suffix in ((1e9, " B"), (1e6, " M"), (1e3, " k")):
-            if a >= div:
-                return f"{sign}{SYMBOLS[self.currency]}{a / div:,.2f}{suffix}"
-        return f"{sign}{SYMBOLS[self.currency]}{a:,.0f}"
+        if self.lang == "zh":  # four significant digits first, so 9,999,999 reads ¥1,000 万, not ¥1,000.0 万
+            a = float(f"{a:.4g}")
+        scaled, suffix = compact(a, self.lang)
+        digits = _short_digits(scaled, self.lang) if suffix else 0
+        return f"{sign}{SYMBOLS[self.currency]}{scaled:,.{digits}f}{suffix}"

@@ -12,7 +12,9 @@ from typing import TypeVar
 import streamlit as st
 
 import store
+from store.documents import MAX_IMPORT_BYTES
 
+from .labels import error_text
 from .text import md_escape
 
 T = TypeVar("T")
@@ -31,18 +33,40 @@ def show() -> None:
         getattr(st, kind)(text)
 
 
+def _uploader_style(t) -> None:
+    """Hide the uploader's own English texts ("Drag and drop file here", "Limit 1MB per file", which
+    is the server's limit, not the importer's) and write the button's text in the page's language;
+    the page states the real limit in a caption (Streamlit has no translations of its own texts)."""
+    st.html(
+        "<style>"
+        '[data-testid="stFileUploaderDropzoneInstructions"]{display:none}'
+        '[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]{display:none}'
+        '[data-testid="stFileUploaderDropzone"] button span[data-has-shortcut]::after{content:"'
+        + t("upload.browse").replace("\\", "").replace('"', "") + '"}'
+        "</style>"
+    )
+
+
 def upload(t, label: str, key: str, read: Callable[[bytes], T], help: str | None = None) -> T | None:
     """A JSON file uploader whose new file is read once by ``read`` (a :mod:`store.documents` importer).
 
-    Returns the validated object the first run after a new file arrives, else None; a refused file
-    shows its message (field and allowed range) and changes nothing.
+    Returns the validated object the first run after a new file arrives, else None. Every file
+    read gets a fresh, empty uploader (so the list never grows); a refused file reruns the page
+    and its message (field and allowed range, in the page's language) shows once under the new
+    uploader, and nothing changes. Texts: ``upload.*`` keys; the limit is the importer's.
     """
-    up = st.file_uploader(label, type=["json"], key=key, help=help)
-    if up is None or st.session_state.get(f"{key}_done") == up.file_id:
+    turn = st.session_state.get(f"{key}_turn", 0)
+    _uploader_style(t)
+    up = st.file_uploader(label, type=["json"], key=f"{key}_{turn}", help=help)
+    st.caption(t("upload.limit", kb=MAX_IMPORT_BYTES // 1024))
+    refused = st.session_state.pop(f"{key}_refused", None)
+    if up is None:
+        if refused:
+            st.error(t("scn.import_bad", error=md_escape(refused)), icon="🚫")
         return None
-    st.session_state[f"{key}_done"] = up.file_id
+    st.session_state[f"{key}_turn"] = turn + 1  # the next run shows a new, empty uploader
     try:
         return read(up.getvalue())
     except store.ImportRejected as exc:
-        st.error(t("scn.import_bad", error=md_escape(str(exc))), icon="🚫")
-        return None
+        st.session_state[f"{key}_refused"] = error_text(t, exc)
+        st.rerun()
