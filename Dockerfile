@@ -1,20 +1,34 @@
-# syntax=docker/dockerfile:1
 # Fabric TCO Planner: the Streamlit app, with Debian's Chromium and a CJK font for the PDF report.
 #
 #   docker build -t fabric-tco:1.0.0 .
-#   docker run --rm -p 8501:8501 --read-only --tmpfs /tmp --tmpfs /app/var --shm-size 256m fabric-tco:1.0.0
+#   docker run --rm -p 8501:8501 --read-only --tmpfs /tmp --tmpfs /app/var:mode=1777 \
+#     --shm-size 256m fabric-tco:1.0.0
 #
-# Both stages use the same base image, pinned by tag (Debian bookworm, Python 3.11) — not by digest:
-# see docs/deploy.md ("Base images") for pinning the digest at release time.
+# Built and run for real by tests/image/ with Debian's podman (`make image`, docs/deploy.md "Building
+# the image"). Both stages use the same base image, pinned by tag (Debian bookworm, Python 3.11) — not
+# by digest: see docs/deploy.md ("Base images") for pinning the digest at release time. Python is only
+# ever called as `python3 -m venv` and then the venv's own: the base's python may live in /usr/local
+# (the official image) or /usr (the Debian stand-in that scripts/image/base.sh builds offline).
+# No `# syntax=` line: BuildKit would fetch that frontend from a registry at build time.
 
-# ---- stage 1: the virtual environment (runtime requirements only; every one ships a wheel) ----
+# ---- stage 1: the virtual environment (the locked runtime requirements only; every one ships a wheel) ----
 FROM python:3.11-slim-bookworm AS builder
+# PIP_CERT: the system CA bundle (a build may mount the build host's bundle over it, read-only,
+# when its network needs that; it is never copied into an image)
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    PIP_NO_CACHE_DIR=1
-RUN python -m venv /opt/venv
-ENV PATH=/opt/venv/bin:$PATH
-COPY requirements.txt /tmp/requirements.txt
-RUN pip install --no-cache-dir -r /tmp/requirements.txt
+    PIP_NO_CACHE_DIR=1 \
+    PIP_CERT=/etc/ssl/certs/ca-certificates.crt
+RUN python3 -m venv /opt/venv
+# requirements.lock (`make lock`): every package of requirements.txt and its dependencies, pinned
+# with hashes; --require-hashes --no-deps --only-binary: exactly those wheels, nothing resolved here
+COPY requirements.lock /tmp/requirements.lock
+RUN /opt/venv/bin/pip install --no-cache-dir --require-hashes --no-deps --only-binary=:all: \
+      -r /tmp/requirements.lock \
+ && /opt/venv/bin/pip check \
+ && /opt/venv/bin/pip uninstall --yes --quiet pip setuptools
+# the packages' own test suites and C headers are never used at run time (~77 MB)
+RUN find /opt/venv/lib -depth -type d -name tests -path '*/site-packages/*' -exec rm -rf {} + \
+ && rm -rf /opt/venv/lib/python3*/site-packages/pyarrow/include
 
 # ---- stage 2: the runtime image (no compilers, no pip cache, no apt lists) ----
 FROM python:3.11-slim-bookworm
@@ -32,12 +46,23 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     FABRIC_TCO_DB=/app/var/fabric-tco.db \
     HOME=/tmp
 
+ARG DEBIAN_FRONTEND=noninteractive
 # chromium + fonts-noto-cjk: the PDF report (Playwright and kaleido drive /usr/bin/chromium);
+# libatomic1: Playwright's bundled Node (the driver behind every PDF) does not start without it;
 # tini: PID 1 that forwards signals and reaps Chromium's orphaned children;
 # ca-certificates: TLS to a managed PostgreSQL (sslmode=verify-full with the system roots).
-RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-noto-cjk tini ca-certificates \
- && rm -rf /var/lib/apt/lists/* \
+# Size: no documentation, manual pages or message catalogues (the copyright files stay), and
+# Mesa's OpenGL drivers with the LLVM and Z3 libraries they pull in (~165 MB) are removed: headless
+# Chromium here never uses a GPU driver (it rasterises in software; its own SwiftShader ships in
+# the chromium package). tests/image/ checks the PDF report inside the image after these cuts.
+RUN printf '%s\n' 'path-exclude=/usr/share/doc/*' 'path-include=/usr/share/doc/*/copyright' \
+      'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/info/*' 'path-exclude=/usr/share/locale/*' \
+      'path-exclude=/usr/share/lintian/*' > /etc/dpkg/dpkg.cfg.d/01-fabric-tco-slim \
+ && apt-get update \
+ && apt-get install -y --no-install-recommends chromium fonts-noto-cjk libatomic1 tini ca-certificates \
+ && dpkg --purge --force-depends libgl1-mesa-dri libllvm15 libz3-4 \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \
  && groupadd --system --gid 10001 app \
  && useradd --system --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
       --shell /usr/sbin/nologin app
@@ -47,7 +72,7 @@ COPY --from=builder /opt/venv /opt/venv
 WORKDIR /app
 # The source is owned by root and read-only for the app user; .streamlit/secrets.toml is never
 # copied (mount it at run time when OpenID Connect is configured).
-COPY app.py ./
+COPY app.py server.py ./
 COPY .streamlit/config.toml .streamlit/config.toml
 COPY app_pages app_pages
 COPY costmodel costmodel
@@ -55,13 +80,15 @@ COPY webui webui
 COPY store store
 COPY scripts/serve.sh scripts/serve.sh
 # bytecode compiled once here (the root filesystem is read-only at run time); /app/var is the only
-# writable directory under /app (the SQLite fallback and users.json when no volume is mounted)
-RUN python -m compileall -q app.py app_pages costmodel webui store \
+# writable directory under /app (the SQLite fallback and users.json when no volume is mounted).
+# /app/var is 1777 (sticky, like /tmp): a tmpfs mounted there takes the mode of the image's
+# directory but belongs to root, so the former 0700 directory of uid 10001 became a tmpfs the app
+# could not write; the app's own files in it are 0600 (store/accounts.py, store's SQLite files).
+RUN python -m compileall -q app.py server.py app_pages costmodel webui store \
  && chmod -R a+rX,go-w /app \
  && chmod 0755 scripts/serve.sh \
  && mkdir -p /app/var \
- && chown 10001:10001 /app/var \
- && chmod 0700 /app/var
+ && chmod 1777 /app/var
 
 USER 10001:10001
 EXPOSE 8501

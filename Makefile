@@ -1,26 +1,32 @@
 # Two set-up commands for a fresh machine with Python >= 3.11:
 #   make run   - create .venv, install, start the app on http://localhost:8501
 #   make test  - install test dependencies (Python packages, checkov in .venv-tools; Chromium, a CJK font,
-#                PostgreSQL and nginx from Debian when missing), run the whole suite: lint, unit, property,
-#                store, app, browser and deployment tests
+#                PostgreSQL, nginx, podman, runc and mmdebstrap from Debian when missing), run the whole
+#                suite: lint, unit, property, store, app, browser, deployment and container-image tests
+# Python packages come from requirements.lock / requirements-dev.lock (exact versions with hashes, made
+# from requirements*.txt by `make lock`); `make image` builds the container image with podman.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 TOOLS  ?= .venv-tools
 PORT   ?= 8501
 
-.PHONY: run test lint bench bench-load install install-dev clean
+.PHONY: run test lint bench bench-load install install-dev clean lock image
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(VENV)/.installed: requirements.txt | $(BIN)/python
-	$(BIN)/pip install -q -r requirements.txt
+# the locks, not the ranges: the same versions as the image (a requirement added to requirements*.txt
+# without `make lock` stops here with its name)
+$(VENV)/.installed: requirements.txt requirements.lock | $(BIN)/python
+	$(BIN)/pip install -q --require-hashes -r requirements.lock
+	$(BIN)/python scripts/lock_check.py requirements.txt requirements.lock
 	touch $@
 
-$(VENV)/.installed-dev: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/pip install -q -r requirements-dev.txt
+$(VENV)/.installed-dev: requirements.txt requirements-dev.txt requirements.lock requirements-dev.lock | $(BIN)/python
+	$(BIN)/pip install -q --require-hashes -r requirements-dev.lock
+	$(BIN)/python scripts/lock_check.py requirements-dev.txt requirements-dev.lock
 	touch $(VENV)/.installed $@
 
 $(TOOLS)/.installed: requirements-tools.txt
@@ -49,6 +55,19 @@ bench: install-dev
 
 bench-load: install-dev   # needs Debian's nginx and postgresql (make test installs them) and port 8080
 	PYTHONPATH=. $(BIN)/python bench/load_bench.py
+
+# requirements*.txt -> requirements*.lock: one resolution for Python 3.11 on Linux, every wheel's hash
+# (x86-64 and arm64); the versions already locked are kept unless a range excludes them
+lock: $(TOOLS)/.installed
+	$(TOOLS)/bin/uv pip compile -q --native-tls --generate-hashes --python-version 3.11 --python-platform linux \
+	  --custom-compile-command "make lock" requirements-dev.txt -o requirements-dev.lock
+	$(TOOLS)/bin/uv pip compile -q --native-tls --generate-hashes --python-version 3.11 --python-platform linux \
+	  --custom-compile-command "make lock" --constraint requirements-dev.lock requirements.txt -o requirements.lock
+
+# the container image with Debian's podman, no registry (docs/deploy.md "Building the image")
+image:
+	bash scripts/system-deps.sh
+	bash scripts/image/build.sh fabric-tco:1.0.0
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .ruff_cache .hypothesis

@@ -291,7 +291,8 @@ def test_dockerfile_is_multi_stage_on_tagged_bases():
 
 def test_dockerfile_builder_installs_runtime_requirements_only():
     builder = " ".join(args for ins, args in _stages()[0] if ins == "RUN")
-    assert "requirements.txt" in builder and "requirements-dev" not in builder
+    assert "requirements.lock" in builder and "requirements-dev" not in builder
+    assert "--require-hashes" in builder  # the locked versions, nothing resolved at build time
     assert "--no-cache-dir" in builder
 
 
