@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from costmodel.catalog import load_catalog
-from webui import keys, quote, session, widgets
+from webui import keys, quote, session, titles, widgets
 
 t = session.translator()
 cat = load_catalog()
@@ -20,8 +20,10 @@ st.caption(t("cluster.intro", currency=book.currency))
 with st.container(border=True):
     top = st.columns([3, 2])
     with top[0]:
-        st.text_input(t("field.name"), value=scenario.name, max_chars=200, key="w.name",
-                      on_change=widgets.on_change, args=("name",))
+        shown_name = titles.display_name(scenario, session.preset(), t)  # a preset's name in this language
+        name_key = keys.label_key("w.name", [shown_name])
+        st.text_input(t("field.name"), value=shown_name, max_chars=200, key=name_key,
+                      on_change=widgets.on_change, args=("name", name_key))
     with top[1]:
         widgets.choice(t, "scope", ["cluster", "fabric"], horizontal=True)
     top = st.columns([3, 2])

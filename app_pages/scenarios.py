@@ -16,7 +16,7 @@ import store
 from costmodel.errors import ScenarioError
 from costmodel.validation import validate_scenario
 from store import documents
-from webui import compute, keys, labels, notices, quote, scenario_diff, session, storage, widgets
+from webui import compute, keys, labels, notices, quote, scenario_diff, session, storage, titles, widgets
 from webui.text import md_escape
 
 t = session.translator()
@@ -116,8 +116,9 @@ with st.container(border=True):
                    + (" · " + t("scn.modified") if changed else ""))
     cols = st.columns([3, 3, 2, 2])
     # keyed by the scenario's name, so the field follows a load, an import or an edit elsewhere
-    name_key = "scn_name_" + hashlib.sha256(session.scenario().name.encode()).hexdigest()[:12]
-    cols[0].text_input(t("scn.name"), value=session.scenario().name, max_chars=200, key=name_key)
+    shown_name = titles.display_name(session.scenario(), session.preset(), t)  # a preset's, in this language
+    name_key = "scn_name_" + hashlib.sha256(shown_name.encode()).hexdigest()[:12]
+    cols[0].text_input(t("scn.name"), value=shown_name, max_chars=200, key=name_key)
     cols[1].text_input(t("scn.note"), max_chars=200, key="scn_note", placeholder=t("scn.note_ph"))
 
     @storage.as_owner(owner)

@@ -28,6 +28,16 @@ def scenario_title(scenario: costmodel.Scenario, preset_id: str, t: Translator) 
     return scenario.name
 
 
+def display_name(scenario: costmodel.Scenario, preset_id: str, t: Translator) -> str:
+    """The scenario's own name as a name field shows it: a preset's name in the page's language
+    while the scenario still carries the preset's (English) name, else the name as given."""
+    if preset_id != share.BLANK and scenario.name == share.preset_scenario(preset_id).name:
+        return t(f"preset.{preset_id}")
+    if scenario.name == costmodel.Scenario().name:
+        return t("title.untitled")
+    return scenario.name
+
+
 def file_stem(title: str, limit: int = 60) -> str:
     """A download file name stem from a title: letters (any script), digits, ``-`` and ``_`` only."""
     stem = re.sub(r"[^\w-]+", "-", title, flags=re.UNICODE).strip("-_")[:limit].strip("-_")

@@ -136,7 +136,7 @@ def test_a_link_cannot_inject_markdown_into_the_warning():
     at = open_page("compare", s=token)
     text = " ".join(w.value for w in at.warning)
     assert "could not be used" in text
-    assert "](https://evil.example)" not in text and "\\]\\(https\\://evil" in text
+    assert "](https://evil.example)" not in text and "\\]\\(https\\:\u2060//evil" in text  # no autolink either
 
 
 def test_every_translation_key_used_by_the_pages_exists_in_both_languages():
@@ -152,7 +152,7 @@ def test_every_translation_key_used_by_the_pages_exists_in_both_languages():
 
 def test_user_text_is_escaped():
     at = open_page("cluster", cur="USD")
-    at.text_input(key="w.name").set_value("**bold** [x](javascript:alert(1))").run()
+    keyed(at.text_input, "w.name").set_value("**bold** [x](javascript:alert(1))").run()
     go(at, "compare")
     caption = at.caption[0].value
     assert "\\*\\*bold\\*\\*" in caption and "\\[x\\]" in caption
@@ -249,3 +249,12 @@ def test_the_discount_rate_is_typed_in_percent_like_the_discounts():
     at.number_input(key="w.finance.discount_rate").set_value(60.0).run()
     assert any("0 … 50" in e.value for e in at.error)  # the range in %, as typed
     assert at.session_state["scenario"].finance.discount_rate == pytest.approx(0.075)
+
+
+def test_a_presets_name_field_reads_in_the_page_language():
+    zh = catalog("zh")
+    at = open_page("cluster", lang="zh", p="seed-case2-24xA100")
+    assert keyed(at.text_input, "w.name").value == zh["preset.seed-case2-24xA100"]
+    keyed(at.text_input, "w.name").set_value("客户试点").run()
+    assert at.session_state["scenario"].name == "客户试点"
+    assert keyed(at.text_input, "w.name").value == "客户试点"
