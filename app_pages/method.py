@@ -81,7 +81,8 @@ anchors = pd.DataFrame(
     [
         {
             t("method.col_anchor"): t(f"method.anchor_{a['key']}"),
-            t("method.col_source"): t.get(f"method.src_{a['key']}", a["source"]) + f": {a['published']}",
+            t("method.col_source"): t.get(f"method.src_{a['key']}", a["source"]) + ": "
+            + t.get(f"method.pub_{a['key']}", a["published"]),
             t("method.col_model"): f"{a['model']:,.1f} " + t.get(f"method.unit_{a['unit']}", a["unit"]),
         }
         for a in _anchors()

@@ -84,8 +84,10 @@ class Money:
         v = self.convert(value)
         sign = "−" if v < 0 else ""
         a = abs(v)
-        if self.lang == "zh":  # four significant digits first, so 9,999,999 reads ¥1,000 万, not ¥1,000.0 万
-            a = float(f"{a:.4g}")
-        scaled, suffix = compact(a, self.lang)
+        # unit and decimals from the amount as it will read (four significant digits in Chinese), so
+        # 9,999,999 reads ¥1,000 万, not ¥1,000.0 万; the digits shown are still the amount's own
+        shown = float(f"{a:.4g}") if self.lang == "zh" else a
+        scaled, suffix = compact(shown, self.lang)
         digits = _short_digits(scaled, self.lang) if suffix else 0
-        return f"{sign}{SYMBOLS[self.currency]}{scaled:,.{digits}f}{suffix}"
+        value = a / (shown / scaled) if suffix and scaled else a
+        return f"{sign}{SYMBOLS[self.currency]}{value:,.{digits}f}{suffix}"

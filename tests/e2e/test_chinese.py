@@ -10,46 +10,18 @@ A zh screenshot of every page goes to ``docs/screenshots/zh-<page>.png``.
 
 from __future__ import annotations
 
-import re
 import tempfile
 from pathlib import Path
 
 import pytest
 from browser_helpers import ROOT, AppServer, open_page, require_browser, settle
+from zh_words import latin_words
 
 from store import accounts
 
 SHOTS = ROOT / "docs" / "screenshots"
 USER, PASSWORD = "alice", "chinese walk password"
 PRESET = "seed-intro-32xA100"
-CUSTOMER_PAGES = ["compare", "cluster", "scale", "risk", "assumptions", "method", "report", "scenarios"]
-SALES_PAGES = ["scenarios", "price-books"]
-
-#: Latin-script words a Chinese page may show, each group with its reason. Single letters are not
-#: checked at all: they are the equations' variables (T, N, P …) and unit symbols (W, B, s, G).
-ALLOWED = {
-    # units and unit prefixes as Chinese technical writing keeps them
-    "GB", "Gb", "GbE", "Gbps", "KiB", "MB", "kW", "kWh", "TFLOP", "MTU",
-    # currency codes (the currency picker, the exchange rate)
-    "CNY", "USD", "EUR",
-    # products, protocols and standards, written the same in Chinese
-    "TCP", "IP", "RoCE", "RoCEv2", "iWARP", "InfiniBand", "HDR", "NDR", "XDR", "RDMA", "NCCL", "NVIDIA", "DGX",
-    "SXM", "PCIe", "NVLink", "BF16", "TDP", "GPU", "CPU", "MFU", "PUE", "TCO", "NPV", "FSDP", "ZeRO", "UTF",
-    "A10", "A30", "A100", "H100", "H200", "B200", "JSON", "PDF", "CSV", "Excel", "LibreOffice", "Llama", "token",
-    # cited authors (a method's name: "Daly 2006", "Cai 等 2021")
-    "Daly", "Cai",
-    # Monte Carlo percentiles as statisticians write them
-    "P10", "P50", "P90",
-    # the language switch names English in English
-    "English",
-    # operators inside the equations
-    "min", "max", "log", "log2",
-    # paper size of the PDF report
-    "A4",
-    # the sales engineer's account name (user data, shown as given)
-    USER,
-}
-LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 
 COLLECT = """() => {
   // every visible text node on its own (chips and cells written side by side stay separate words)
@@ -76,19 +48,6 @@ COLLECT = """() => {
   });
   return out;
 }"""
-DOC_PATH = re.compile(r"\bdocs/[\w/.-]+\.md\b")  # a documentation file's name is a name
-
-
-def latin_words(text: str) -> set[str]:
-    """Latin-script words of ``text`` that are not allowed on a Chinese page (HTML tags stripped).
-
-    >>> sorted(latin_words("每节点 100 Gb/s，InfiniBand NDR · Monte Carlo · 2.499e+04 · ¥52.78 M · docs/model.md"))
-    ['Carlo', 'Monte']
-    """
-    text = DOC_PATH.sub(" ", re.sub(r"<[^>]+>", " ", text))
-    return {w for w in LATIN_WORD.findall(text) if len(w) > 1 and w not in ALLOWED}
-
-
 @pytest.fixture(scope="module")
 def server():
     require_browser()
@@ -136,7 +95,7 @@ def _walk(page, name: str) -> dict[str, str]:
     texts = _open_everything(page)
     _screenshot(page, name)
     texts += page.evaluate(COLLECT)
-    return {w: text.strip()[:120] for text in texts for w in latin_words(text)}
+    return {w: text.strip()[:120] for text in texts for w in latin_words(text, {USER})}
 
 
 def _sign_in_zh(page) -> None:
@@ -187,3 +146,38 @@ def test_a_sales_page_in_chinese_has_no_stray_english(browser, server, name):
     stray = _walk(page, name)
     context.close()
     assert not stray, f"Latin-script words on the Chinese {name} page (translate them or allow-list them): {stray}"
+
+
+def _upload(page, name: str, data: bytes) -> None:
+    page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
+        files=[{"name": name, "mimeType": "application/json", "buffer": data}])
+    page.wait_for_timeout(800)
+    settle(page)
+
+
+def test_the_upload_box_speaks_chinese_states_the_real_limit_and_keeps_only_the_latest_message(browser, server):
+    import costmodel
+
+    context, page = open_page(browser, f"{server}/scenarios?p={PRESET}&lang=zh", height=1400, locale="zh-CN")
+    box = page.locator('[data-testid="stFileUploader"]')
+    assert not box.get_by_text("Drag and drop").is_visible() and not box.get_by_text("1MB").is_visible()
+    assert box.get_by_text("Upload", exact=True).count() == 0 or not box.get_by_text("Upload").is_visible()
+    assert page.get_by_text("最大 256 KiB").is_visible()
+
+    _upload(page, "zero.json", b'{"cluster": {"nodes": 0}}')
+    errors = page.locator('[data-testid="stAlertContentError"]')
+    assert errors.count() == 1
+    first = errors.first.inner_text()
+    assert "节点数（GPU 服务器）" in first and "≥ 1 且 ≤ 100,000" in first, first
+    assert page.locator('[data-testid="stFileUploaderFile"]').count() == 0  # a fresh, empty box
+
+    _upload(page, "broken.json", b'{"cluster": ')
+    assert errors.count() == 1 and "不是有效的 JSON" in errors.first.inner_text()  # the old message is gone
+    assert page.locator('[data-testid="stFileUploaderFile"]').count() == 0
+
+    good = costmodel.load_preset("seed-case1-8xA10").model_dump_json().encode()
+    _upload(page, "good.json", good)
+    assert errors.count() == 0
+    assert page.get_by_text("已导入").is_visible()
+    assert page.locator('[data-testid="stFileUploaderFile"]').count() == 0
+    context.close()
