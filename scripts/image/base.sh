@@ -19,9 +19,11 @@ mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 security="${DEBIAN_SECURITY_MIRROR:-http://deb.debian.org/debian-security}"
 echo "building the stand-in for $name with mmdebstrap (Debian bookworm, minbase)"
 # the same sources as Debian's own bookworm images: main, updates and security (Chromium's
-# updates come through bookworm-security)
+# updates come through bookworm-security); merged /usr by symlinks and usr-is-merged, as in Debian's
+# images (mmdebstrap's default would install usrmerge, and with it perl, ~50 MB the real base lacks)
+hooks=/usr/share/mmdebstrap/hooks/merged-usr
 mmdebstrap --quiet --variant=minbase --include=python3,python3-venv,python-is-python3,ca-certificates \
-  bookworm "$work/rootfs.tar" \
+  $( [ -d "$hooks" ] && echo "--hook-dir=$hooks" ) bookworm "$work/rootfs.tar" \
   "deb $mirror bookworm main" "deb $mirror bookworm-updates main" "deb $security bookworm-security main"
 "$here/podman.sh" import \
   --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
