@@ -11,7 +11,7 @@ BIN    := $(VENV)/bin
 TOOLS  ?= .venv-tools
 PORT   ?= 8501
 
-.PHONY: run test lint bench bench-load install install-dev clean lock image
+.PHONY: run test lint bench bench-load install install-dev clean lock image test-image
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,10 +64,15 @@ lock: $(TOOLS)/.installed
 	$(TOOLS)/bin/uv pip compile -q --native-tls --generate-hashes --python-version 3.11 --python-platform linux \
 	  --custom-compile-command "make lock" --constraint requirements-dev.lock requirements.txt -o requirements.lock
 
-# the container image with Debian's podman, no registry (docs/deploy.md "Building the image")
+# the container image with Debian's podman, no registry (docs/deploy.md "Building and testing the
+# image with podman"); `make test` runs tests/image too, `make test-image` runs only those
 image:
 	bash scripts/system-deps.sh
 	bash scripts/image/build.sh fabric-tco:1.0.0
+
+test-image: install-dev
+	bash scripts/system-deps.sh
+	$(BIN)/python -m pytest -q tests/image
 
 clean:
 	rm -rf $(VENV) $(TOOLS) .pytest_cache .ruff_cache .hypothesis
