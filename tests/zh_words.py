@@ -29,13 +29,20 @@ ALLOWED = frozenset({
 })
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 DOC_PATH = re.compile(r"\bdocs/[\w/.-]+\.md\b")  # a documentation file's name is a name
+#: An amount with a Latin unit letter (¥52.78 M, −$850 k, 20M on an axis): Chinese counts in 万 / 亿.
+LATIN_AMOUNT = re.compile(r"[¥$€]?\d[\d,.]*\s?[kMB](?![A-Za-z0-9/])")  # not G: "100G 以太网" is a product
 
 
 def latin_words(text: str, also: frozenset[str] | set[str] = frozenset()) -> set[str]:
     """Latin-script words of ``text`` that a Chinese page may not show (HTML tags stripped).
 
-    >>> sorted(latin_words("每节点 100 Gb/s，InfiniBand NDR · Monte Carlo · 2.499e+04 · ¥52.78 M · docs/model.md"))
+    Single letters pass (variables, unit symbols), except as the unit of an amount (``¥52.78 M``).
+
+    >>> sorted(latin_words("每节点 100 Gb/s，InfiniBand NDR · Monte Carlo · 2.499e+04 · ¥5,278 万 · docs/model.md"))
     ['Carlo', 'Monte']
+    >>> sorted(latin_words("¥52.78 M · −$850 k · 20M · 50 B 参数 · 100 GB/s · 8 B/s"))
+    ['$850 k', '20M', '50 B', '¥52.78 M']
     """
     text = DOC_PATH.sub(" ", re.sub(r"<[^>]+>", " ", str(text)))
-    return {w for w in LATIN_WORD.findall(text) if len(w) > 1 and w not in ALLOWED and w not in also}
+    words = {w for w in LATIN_WORD.findall(text) if len(w) > 1 and w not in ALLOWED and w not in also}
+    return words | set(LATIN_AMOUNT.findall(text))

@@ -37,7 +37,21 @@ def reason(t: Translator, rc: dict, money: Money) -> str:
     for key in ("rule_days", "best_days"):
         if key in values:
             values[key] = float(values[key])
+    if rc["code"].endswith("_params"):  # model sizes in billions; Chinese counts them in 亿 / 万亿
+        for key in ("params", "small", "large"):
+            if key in values:
+                values[f"{key}_zh"] = _billions_zh(float(values[key]))
     return t(f"reason.{rc['code']}", **values)
+
+
+def _billions_zh(billions: float) -> str:
+    """A model size given in billions of parameters, in Chinese units.
+
+    >>> _billions_zh(50), _billions_zh(5), _billions_zh(1000), _billions_zh(0.5)
+    ('500 亿', '50 亿', '1 万亿', '5 亿')
+    """
+    yi = billions * 10
+    return f"{yi / 10_000:g} 万亿" if yi >= 10_000 else f"{yi:g} 亿"
 
 
 CHART_KEYS = (
