@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import keys, session, share, storage, widgets
+from webui import keys, recomputed, session, share, storage, widgets
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -61,6 +61,7 @@ with st.sidebar:
         st.caption(t("app.signed_in", user=md_escape(storage.display_name())))
     if storage.KEY_REFUSED in st.session_state:
         st.warning(t(st.session_state.pop(storage.KEY_REFUSED)), icon="🔒")
+    recomputed.show(t, session.money())  # a loaded version whose figures the current model changed
     if session.KEY_LINK_ERROR in st.session_state:
         st.warning(t("app.link_error", error=md_escape(st.session_state[session.KEY_LINK_ERROR])), icon="⚠️")
         if st.button(t("app.dismiss"), key="sb_dismiss"):

@@ -16,7 +16,7 @@ import store
 from costmodel.errors import ScenarioError
 from costmodel.validation import validate_scenario
 from store import documents
-from webui import compute, keys, labels, notices, quote, scenario_diff, session, storage, titles, widgets
+from webui import compute, keys, labels, notices, quote, recomputed, scenario_diff, session, storage, titles, widgets
 from webui.text import md_escape
 
 t = session.translator()
@@ -162,6 +162,7 @@ else:
     def _load(version: int | None = None) -> None:
         info = db.load(owner, picked.id, version)
         _load_into_session(info)
+        recomputed.remember(info)  # figures the current model changed since it was saved
         notices.flash("success", t("scn.loaded", name=md_escape(info.name), version=info.version))
 
     @storage.as_owner(owner)

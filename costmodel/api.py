@@ -7,14 +7,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from . import price_books
+from . import formats, price_books
 from .errors import ScenarioError
 from .inputs import build
 from .recommend import recommend, seed_rule
 from .results import Result, to_frame, to_result
 from .schema import Scenario
 from .tco import compute
-from .validation import MAX_SCENARIO_BYTES, clean_text, field_bounds, parse_scenario_text, validate_scenario
+from .validation import MAX_SCENARIO_BYTES, clean_text, field_bounds, parse_document, validate_scenario
 
 MAX_SWEEP_POINTS = 5_000_000
 
@@ -83,7 +83,7 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ScenarioError([("", f"{name} is larger than {MAX_SCENARIO_BYTES:,} bytes, the most a "
                                   f"scenario file may be")])
     fmt = "yaml" if p.suffix.lower() in (".yaml", ".yml") else "json"
-    return parse_scenario_text(raw, fmt)
+    return validate_scenario(formats.upgrade(parse_document(raw, fmt))[0])  # any format, migrated
 
 
 def scenario_from_dict(data: dict) -> Scenario:

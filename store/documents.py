@@ -3,12 +3,16 @@
 An import is parsed within the model's limits (size, depth, duplicate keys, NaN/Infinity,
 UTF-8) and validated against the schema before anything else sees it; a refused file raises
 :class:`ImportRejected` naming the field and its allowed range, and changes nothing.
+
+An exported scenario carries ``"format": N`` (:mod:`costmodel.formats`); an import of any earlier
+format (format 1: no marker, every file exported before formats existed) is migrated first.
 """
 
 from __future__ import annotations
 
 import json
 
+from costmodel import formats
 from costmodel.errors import ScenarioError
 from costmodel.schema import DerivedPriceBook, Scenario
 from costmodel.validation import MAX_SCENARIO_BYTES, parse_document, validate_price_book, validate_scenario
@@ -31,13 +35,20 @@ def _read(data: bytes | bytearray, what: str) -> dict:
         raise ImportRejected(str(exc)) from None
 
 
-def import_scenario(data: bytes) -> Scenario:
-    """A scenario from an uploaded JSON file, validated; raises :class:`ImportRejected`."""
+def read_scenario(data: bytes) -> tuple[Scenario, int]:
+    """(scenario, the format the file was in) from an uploaded JSON file, migrated to the current
+    format and validated; raises :class:`ImportRejected`."""
     doc = _read(data, "scenario")
     try:
-        return validate_scenario(doc)
+        current, version = formats.upgrade(doc)
+        return validate_scenario(current), version
     except ScenarioError as exc:
         raise ImportRejected(str(exc)) from None
+
+
+def import_scenario(data: bytes) -> Scenario:
+    """A scenario from an uploaded JSON file of any format, validated; raises :class:`ImportRejected`."""
+    return read_scenario(data)[0]
 
 
 def import_price_book(data: bytes) -> DerivedPriceBook:
@@ -51,8 +62,8 @@ def import_price_book(data: bytes) -> DerivedPriceBook:
 
 
 def export_scenario(scenario: Scenario) -> bytes:
-    """A scenario as an indented UTF-8 JSON file that :func:`import_scenario` reads back."""
-    return json.dumps(scenario.model_dump(mode="json"), indent=2, ensure_ascii=False).encode("utf-8")
+    """A scenario as an indented UTF-8 JSON file with its format, that :func:`import_scenario` reads back."""
+    return json.dumps(formats.mark(scenario.model_dump(mode="json")), indent=2, ensure_ascii=False).encode("utf-8")
 
 
 def export_price_book(book: DerivedPriceBook) -> bytes:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
+from costmodel import formats
+from costmodel.errors import ScenarioError
 from costmodel.price_books import quote_only
 from costmodel.schema import DerivedPriceBook, Scenario
 from costmodel.validation import validate_scenario
@@ -48,6 +50,15 @@ def _new_id() -> str:
     return secrets.token_hex(16)
 
 
+def _loads(text: str | None) -> dict | None:
+    """A stored JSON summary, or None (none stored, or not a JSON object)."""
+    try:
+        value = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def _require(owner: str | None) -> str:
     if not owner:
         raise AccessDenied("sign in as a sales engineer to use saved scenarios and price books")
@@ -74,7 +85,12 @@ class ScenarioInfo:
 
 @dataclass(frozen=True)
 class VersionInfo:
-    """One saved version; ``document`` is the scenario as a dict (None in listings)."""
+    """One saved version; ``document`` is the scenario as a dict in the current format (None in listings).
+
+    ``format`` is the format it was saved in (1: before formats existed; the document was migrated);
+    ``summary`` the results it had when saved (:func:`costmodel.formats.summarize`; None: saved before
+    summaries). Compare with :func:`costmodel.formats.changes` / :meth:`recomputed`.
+    """
 
     scenario_id: str
     version: int
@@ -84,10 +100,24 @@ class VersionInfo:
     created_at: float
     sha256: str
     document: dict | None = None
+    format: int = formats.CURRENT
+    summary: dict | None = None
 
     def scenario(self) -> Scenario:
         """The version as a validated scenario."""
         return Scenario.model_validate(self.document)
+
+    def recomputed(self) -> list[formats.Change]:
+        """Figures the current model computes differently (> 0.1 %) from those saved with this version."""
+        return formats.changes(self.summary, formats.summarize(self.scenario()))
+
+
+def _summary(scenario: Scenario) -> str | None:
+    """The stored results summary of a scenario (None when the model cannot evaluate it)."""
+    try:
+        return canonical_json(formats.summarize(scenario))
+    except (ScenarioError, ValueError, ArithmeticError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -136,6 +166,7 @@ class Store:
         digest = _sha(text)
         now = time.time()
         note = note.strip()[:MAX_NOTE]
+        summary = _summary(scenario)  # before the transaction: the write lock is held for less time
         with self._write() as conn:
             if scenario_id is None:
                 sid, version = _new_id(), 1
@@ -159,8 +190,9 @@ class Store:
                     latest_version=version, name=scenario.name, updated_at=now))
             conn.execute(scenario_versions.insert().values(
                 scenario_id=sid, version=version, name=scenario.name, document=text, sha256=digest,
-                note=note, author=owner, created_at=now))
-        return VersionInfo(sid, version, scenario.name, note, owner, now, digest, doc)
+                note=note, author=owner, created_at=now, format=formats.CURRENT, summary=summary))
+        return VersionInfo(sid, version, scenario.name, note, owner, now, digest, doc, formats.CURRENT,
+                           json.loads(summary) if summary else None)
 
     def list_scenarios(self, owner: str | None, deleted: bool = False) -> list[ScenarioInfo]:
         """The owner's scenarios, newest first (``deleted``: the ones in the bin instead)."""
@@ -188,8 +220,10 @@ class Store:
             scenario_versions.c.scenario_id == scenario_id, scenario_versions.c.version == version)).first()
         if row is None:
             raise NotFound("no such version")
+        # a document of an older format is migrated on every load (the stored text is never rewritten)
+        doc, version = formats.upgrade(json.loads(row.document), version=row.format or formats.FIRST)
         return VersionInfo(row.scenario_id, row.version, row.name, row.note, row.author, row.created_at,
-                           row.sha256, json.loads(row.document))
+                           row.sha256, doc, version, _loads(row.summary))
 
     def load(self, owner: str | None, scenario_id: str, version: int | None = None) -> VersionInfo:
         """A version of one of the owner's scenarios (the latest when ``version`` is None)."""
@@ -207,7 +241,8 @@ class Store:
                 sa.select(*(c for c in scenario_versions.c if c.name != "document"))
                 .where(scenario_versions.c.scenario_id == row.id).order_by(scenario_versions.c.version.desc())
             ).all()
-        return [VersionInfo(r.scenario_id, r.version, r.name, r.note, r.author, r.created_at, r.sha256) for r in rows]
+        return [VersionInfo(r.scenario_id, r.version, r.name, r.note, r.author, r.created_at, r.sha256,
+                            None, r.format or formats.FIRST, _loads(r.summary)) for r in rows]
 
     def restore_version(self, owner: str | None, scenario_id: str, version: int) -> VersionInfo:
         """Make an earlier version the latest again (as a new version; history is kept)."""

@@ -14,7 +14,7 @@ import streamlit as st
 
 import costmodel
 
-from . import quote, share, storage
+from . import quote, recomputed, share, storage
 from .i18n import Translator, language_from_locale
 from .money import CURRENCIES, MAX_RATE, MIN_RATE, Money, default_rate
 
@@ -42,7 +42,8 @@ def init() -> None:
     preset = params.get("p", DEFAULT_PRESET)
     token = params.get("s")
     try:
-        scenario = share.decode(preset, token)
+        # no link at all: today's preset; a link (even ?p= alone) keeps the scenario it was made with
+        scenario = share.decode(preset, token) if ("p" in params or token) else share.preset_scenario(preset)
     except share.LinkError as exc:
         log.warning("broken share link: %s", exc)
         st.session_state[KEY_LINK_ERROR] = str(exc)
@@ -69,6 +70,7 @@ def _open_shared(token: str) -> None:
     st.session_state[KEY_PRESET] = share.BLANK
     st.session_state[KEY_SCENARIO] = scenario
     storage.set_origin(info, shared=True)
+    recomputed.remember(info)  # figures the current model changed since the version was saved
 
 
 def shared_view() -> dict | None:

@@ -1,9 +1,16 @@
 """The share link: a scenario as a preset id plus the compact JSON of what differs from it.
 
-``encode(scenario, preset_id)`` → a URL-safe token (JSON → zlib → base64url);
+``encode(scenario, preset_id)`` → a URL-safe token ``"<format>." + base64url(zlib(JSON))``;
 ``decode(preset_id, token)`` → a validated Scenario, or :class:`LinkError` with a message
 naming what is wrong. Never pickle: the token is JSON, parsed with the model's own safe
 parser (size, depth, NaN and duplicate-key limits) and validated against the schema.
+
+Format versions (:mod:`costmodel.formats`): the difference is taken from the preset document
+*frozen for the token's format* (``costmodel/data/formats/v<N>.json``), not from today's preset,
+and the merged document is migrated to the current format before validation, so a link keeps
+meaning what it meant when it was made. A token without a prefix (and ``?p=`` without a token)
+is format 1, every link made before formats existed. New tokens always carry their format, even
+when nothing differs from the preset.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ import json
 import zlib
 
 import costmodel
-from costmodel import price_books
+from costmodel import formats, price_books
 from costmodel.errors import ScenarioError
 from costmodel.validation import parse_document, validate_scenario
 
@@ -63,31 +70,38 @@ def merge(base: dict, changes: dict) -> dict:
     return out
 
 
+def _pack(changes: dict) -> str:
+    raw = json.dumps(changes, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+
+
 def encode(scenario: costmodel.Scenario, preset_id: str) -> str:
-    """Token of the scenario's difference from the preset ('' when there is none).
+    """Token ``"<format>.<packed difference>"`` of the scenario from the preset's frozen document.
 
     A link may reach anyone: a sales price book in the scenario travels only as the prices of the
     items it uses (:func:`costmodel.price_books.quote_only`), never as the book.
     """
     scenario = price_books.quote_only(scenario)
-    changes = diff(scenario.model_dump(mode="json"), preset_scenario(preset_id).model_dump(mode="json"))
-    if not changes:
-        return ""
-    raw = json.dumps(changes, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    return base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
-
-
-def decode(preset_id: str, token: str | None) -> costmodel.Scenario:
-    """The scenario a link describes; LinkError says what is wrong with a broken link."""
-    if preset_id not in preset_ids():
+    base = formats.bases(formats.CURRENT).get(preset_id)
+    if base is None:
         raise LinkError(f"unknown preset {preset_id[:40]!r}; allowed: {', '.join(preset_ids())}")
-    base = preset_scenario(preset_id)
-    if not token:
-        return base
-    if len(token) > MAX_TOKEN_CHARS:
-        raise LinkError(f"the scenario in the link is longer than {MAX_TOKEN_CHARS:,} characters")
+    return f"{formats.CURRENT}.{_pack(diff(scenario.model_dump(mode='json'), base))}"
+
+
+def _split(token: str) -> tuple[int, str]:
+    """(format, packed body) of a token; no ``<N>.`` prefix = format 1."""
+    if "." not in token:
+        return formats.FIRST, token
+    prefix, _, body = token.partition(".")
+    if not prefix.isdigit() or len(prefix) > 4 or not formats.FIRST <= int(prefix) <= formats.CURRENT:
+        raise LinkError(f"the link was made by another version of the planner (format {prefix[:8]!r}); "
+                        f"this one reads formats {formats.FIRST} to {formats.CURRENT}")
+    return int(prefix), body
+
+
+def _unpack(body: str) -> dict:
     try:
-        packed = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
+        packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
         inflater = zlib.decompressobj()
         raw = inflater.decompress(packed, MAX_JSON_BYTES + 1)
         if len(raw) > MAX_JSON_BYTES or inflater.unconsumed_tail:
@@ -99,7 +113,24 @@ def decode(preset_id: str, token: str | None) -> costmodel.Scenario:
             raise
         raise LinkError("the scenario in the link is damaged (not a valid token)") from None
     try:
-        changes = parse_document(raw, "json")
-        return validate_scenario(merge(base.model_dump(mode="json"), changes))
+        return parse_document(raw, "json")
+    except ScenarioError as exc:
+        raise LinkError(f"the scenario in the link is invalid: {exc}") from None
+
+
+def decode(preset_id: str, token: str | None) -> costmodel.Scenario:
+    """The scenario a link describes, as it was when the link was made (migrated to the current
+    format); LinkError says what is wrong with a broken link."""
+    token = token or ""
+    if len(token) > MAX_TOKEN_CHARS:
+        raise LinkError(f"the scenario in the link is longer than {MAX_TOKEN_CHARS:,} characters")
+    version, body = _split(token)
+    frozen = formats.bases(version)
+    if preset_id not in frozen:
+        raise LinkError(f"unknown preset {preset_id[:40]!r}; allowed: {', '.join(frozen)}")
+    changes = _unpack(body) if body else {}
+    try:
+        doc, _ = formats.upgrade(merge(frozen[preset_id], changes), version=version)
+        return validate_scenario(doc)
     except ScenarioError as exc:
         raise LinkError(f"the scenario in the link is invalid: {exc}") from None

@@ -1,0 +1,209 @@
+"""Format versions of saved, exported and linked scenarios, and the migrations between them.
+
+Every scenario that leaves the app — an exported JSON file, a saved store version, a share
+link — records the format it was written in; :func:`upgrade` turns a document of any earlier
+format into one of :data:`CURRENT`, which the strict schema (:class:`~costmodel.schema.Scenario`,
+unknown fields refused) then validates. The model itself only ever sees the current format.
+
+Where the number travels (the :class:`Scenario` has no ``format`` field: it is the model's
+input, always current, and a field there would enter every scenario comparison and hash):
+
+- an exported file: a top-level ``"format": N`` key beside the scenario's fields (a flat
+  document, so every reader of the old layout — the CLI, scripts — still reads it after
+  :func:`upgrade` removes the key; an envelope would have broken them);
+- a store version: the ``scenario_versions.format`` column (the document column stays the
+  scenario's JSON, so its ``sha256`` is still the hash of exactly that text);
+- a share link: the token's ``"<N>."`` prefix (``.`` is not a base64url character), see
+  :mod:`webui.share`.
+
+Format 1 is everything made before versions existed: no marker at all. A link's token holds
+only the difference from its preset, so it is decoded against that format's *frozen* preset
+documents (:func:`bases`, ``data/formats/v<N>.json``), never the live presets: a later edit of
+a preset or a default leaves old links as they were. Changing a preset or a schema default
+therefore needs a new format with its own snapshot (a test compares the current snapshot with
+the live presets; ``python -m costmodel.formats snapshot`` writes it).
+
+Adding a format: bump :data:`CURRENT`, register ``MIGRATIONS[N] = step`` (a pure function from a
+format-N dict to a format-N+1 dict, documented with what changed), write the snapshot.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .catalog import DATA_DIR
+from .errors import ScenarioError
+
+CURRENT = 2
+FIRST = 1
+KEY = "format"  # the top-level key of an exported file
+FORMATS_DIR = DATA_DIR / "formats"
+SUMMARY_TOLERANCE = 0.001  # a recomputed figure "changed" when it differs by more than 0.1 %
+
+Migration = Callable[[dict], dict]
+
+
+def _v1_to_v2(doc: dict) -> dict:
+    """Format 1 → 2: nothing in the scenario changed; format 2 only adds the format marker
+    (files, store column, link prefix) and the frozen preset snapshot links decode against."""
+    return doc
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}  # from version → step to version + 1
+
+
+def _error(message: str) -> ScenarioError:
+    return ScenarioError([(KEY, message)])
+
+
+def version_of(doc: dict) -> int:
+    """The format a parsed document says it has (1 when it has no marker); ScenarioError if invalid."""
+    return _checked(doc[KEY], CURRENT) if KEY in doc else FIRST
+
+
+def upgrade(doc: dict, version: int | None = None,
+            migrations: dict[int, Migration] | None = None, current: int | None = None) -> tuple[dict, int]:
+    """``(document in the current format without its marker, the format it was in)``.
+
+    ``version`` is the format when it travels outside the document (store column, link prefix);
+    otherwise the document's own ``"format"`` key (none = 1). ``migrations``/``current`` default to
+    the product's; tests pass their own. The input is never modified.
+    """
+    migrations = MIGRATIONS if migrations is None else migrations
+    current = CURRENT if current is None else current
+    if not isinstance(doc, dict):
+        raise ScenarioError([("", "a scenario must be a JSON object of fields")])
+    out = copy.deepcopy(doc)
+    marked = out.pop(KEY, None)
+    if version is None:
+        version = FIRST if marked is None else _checked(marked, current)
+    elif not FIRST <= version <= current:
+        raise _error(f"unknown format {version}; this planner reads formats {FIRST} to {current}")
+    for step in range(version, current):
+        out = migrations[step](out)
+    return out, version
+
+
+def _checked(value, current: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < FIRST:
+        raise _error(f"must be a whole number ≥ {FIRST} and ≤ {current}")
+    if value > current:
+        raise _error(f"{value} was written by a newer version of the planner; this one reads formats "
+                     f"{FIRST} to {current}")
+    return value
+
+
+def mark(doc: dict) -> dict:
+    """A current-format document with its marker, for a file (``"format"`` first)."""
+    return {KEY: CURRENT, **{k: v for k, v in doc.items() if k != KEY}}
+
+
+# -- frozen preset documents: what a link's difference is taken from --------------------------
+@functools.cache
+def _snapshot(version: int) -> str:
+    path = FORMATS_DIR / f"v{int(version)}.json"
+    if not path.is_file():
+        raise _error(f"unknown format {version}; this planner reads formats {FIRST} to {CURRENT}")
+    return path.read_text(encoding="utf-8")
+
+
+def bases(version: int) -> dict[str, dict]:
+    """Preset id ('blank' = schema defaults) → the full scenario document of that format, frozen
+    (a fresh copy on every call)."""
+    return json.loads(_snapshot(version))["presets"]
+
+
+def live_bases() -> dict[str, dict]:
+    """The same documents from today's presets and defaults (what a new snapshot freezes)."""
+    from .presets import list_presets, load_preset
+    from .schema import Scenario
+
+    out = {"blank": Scenario().model_dump(mode="json")}
+    out.update({p: load_preset(p).model_dump(mode="json") for p in list_presets()})
+    return out
+
+
+def write_snapshot(version: int = CURRENT) -> Path:
+    """Freeze today's preset documents as format ``version``'s link bases; returns the file."""
+    path = FORMATS_DIR / f"v{version}.json"
+    doc = {"format": version, "as_of": time.strftime("%Y-%m-%d", time.gmtime()),
+           "source": "costmodel/data/presets/*.yaml and the schema defaults (data/defaults.yaml) "
+                     "as model_dump(mode='json'), frozen when this format was introduced",
+           "presets": live_bases()}
+    path.write_text(json.dumps(doc, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+# -- results summary stored with a saved version ----------------------------------------------
+@functools.lru_cache(maxsize=1)
+def model_fingerprint() -> str:
+    """Short sha256 [hex] of the model's data files: changes whenever a catalog number changes."""
+    h = hashlib.sha256()
+    for path in sorted(DATA_DIR.rglob("*.yaml")):
+        h.update(path.relative_to(DATA_DIR).as_posix().encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def summarize(scenario) -> dict:
+    """Compact results of a scenario for the store: per fabric the TCO over the horizon [currency]
+    and days per training run [days], with the model's data fingerprint and the date [UTC]."""
+    from .api import evaluate
+
+    r = evaluate(scenario)
+    return {"currency": r.currency, "horizon_years": r.horizon_years,
+            "model": {"data": model_fingerprint(), "format": CURRENT,
+                      "computed_on": time.strftime("%Y-%m-%d", time.gmtime())},
+            "fabrics": {f.id: {"tco_total": f.tco_total, "run_days": f.metrics.get("run_days")}
+                        for f in r.fabrics}}
+
+
+@dataclass(frozen=True)
+class Change:
+    """A figure that differs between the saved summary and the recomputation."""
+
+    fabric: str
+    metric: str  # "tco_total" [currency] or "run_days" [days]
+    was: float
+    now: float
+
+
+def _differs(was, now, tolerance: float) -> bool:
+    if was is None or now is None:
+        return (was is None) != (now is None)
+    scale = max(abs(was), abs(now))
+    return scale > 0 and abs(now - was) > tolerance * scale
+
+
+def changes(saved: dict | None, now: dict, tolerance: float = SUMMARY_TOLERANCE) -> list[Change]:
+    """Figures of ``saved`` (a :func:`summarize` dict, None = saved before summaries) that ``now``
+    (the recomputed summary) changed by more than ``tolerance`` (relative, 0.001 = 0.1 %); TCO first.
+
+    Nothing is reported when there is no saved summary or its currency differs (not comparable).
+    """
+    if not isinstance(saved, dict) or saved.get("currency") != now.get("currency"):
+        return []
+    out = []
+    for metric in ("tco_total", "run_days"):
+        for fabric, figs in now.get("fabrics", {}).items():
+            old = (saved.get("fabrics") or {}).get(fabric)
+            if not isinstance(old, dict):
+                continue
+            if _differs(old.get(metric), figs.get(metric), tolerance):
+                out.append(Change(fabric, metric, old.get(metric), figs.get(metric)))
+    return out
+
+
+if __name__ == "__main__":  # python -m costmodel.formats snapshot [N]
+    if sys.argv[1:2] == ["snapshot"]:
+        print(write_snapshot(int(sys.argv[2]) if len(sys.argv) > 2 else CURRENT))
+    else:
+        sys.exit("usage: python -m costmodel.formats snapshot [format]")
