@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from costmodel.catalog import load_catalog
-from webui import charts, compute, labels, session
+from webui import charts, compute, keys, labels, session
 
 t = session.translator()
 money = session.money()
@@ -27,7 +27,7 @@ def tornado_section() -> None:
     if not options:
         st.info(t("scale.need_two"))
         return
-    fabric = st.selectbox(t("risk.fabric"), options, format_func=names.get, key="risk_fabric")
+    fabric = keys.selectbox(st, t("risk.fabric"), options, name="risk_fabric", format_func=names.get)
     df = compute.tornado(skey, fabric)
     st.plotly_chart(
         charts.lite(charts.tornado_chart, df, L, money.display.short, money.rate), key="chart_tornado", width="stretch"

@@ -10,7 +10,7 @@ from costmodel import breakeven
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_sig
 from costmodel.recommend import LARGE_NODES, SMALL_NODES
-from webui import charts, compute, labels, session
+from webui import charts, compute, keys, labels, quote, session
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -42,12 +42,13 @@ def node_break_evens(df, baseline: str, metric: str) -> list[tuple[str, int]]:
 
 @st.fragment
 def sweep_section() -> None:
+    metrics = ["tco_total", "cost_per_run", "delta_vs_baseline"]
     metric = st.segmented_control(
         t("scale.metric"),
-        ["tco_total", "cost_per_run", "delta_vs_baseline"],
+        metrics,
         default="tco_total",
         format_func=lambda m: t(f"metric.{m}"),
-        key="scale_metric",
+        key=keys.label_key("scale_metric", [t(f"metric.{m}") for m in metrics]),  # a language switch: new key
     )
     df = compute.sweep(skey)
     bes = node_break_evens(df, scenario.baseline, metric or "tco_total")
@@ -94,19 +95,23 @@ def solver_section() -> None:
         st.info(t("scale.need_two"))
         return
     c1, c2, c3 = st.columns(3)
-    fabric = c1.selectbox(t("scale.upgrade"), options, format_func=names.get, key="solver_fabric")
+    fabric = keys.selectbox(c1, t("scale.upgrade"), options, name="solver_fabric", format_func=names.get)
     params = list(breakeven.PARAMETERS)
-    parameter = c2.selectbox(
+    if quote.hidden(scenario):  # a quote's item prices stay confidential: no solving around them
+        params = [p for p in params if p not in quote.ITEM_PRICE_PARAMETERS]
+        st.caption(t("quote.solver"))
+    parameter = keys.selectbox(
+        c2,
         t("scale.parameter"),
         params,
-        key="solver_param",
-        index=params.index("switch_price"),
+        name="solver_param",
+        index=params.index("switch_price") if "switch_price" in params else 0,
         format_func=lambda p: L.get(p, p),
     )
     applies_to = None
     if breakeven.PARAMETERS[parameter].per_fabric:
-        applies_to = c3.selectbox(
-            t("scale.applies_to"), [fabric, scenario.baseline], format_func=names.get, key="solver_applies"
+        applies_to = keys.selectbox(
+            c3, t("scale.applies_to"), [fabric, scenario.baseline], name="solver_applies", format_func=names.get
         )
     try:
         be = compute.break_even(skey, fabric, parameter, applies_to)

@@ -15,6 +15,10 @@ from costmodel.catalog import Catalog, PriceBook, load_catalog
 
 from . import storage
 
+#: break-even parameters that are item prices of a book (their current value would reveal the quote)
+ITEM_PRICE_PARAMETERS = frozenset({"server_price", "nic_price", "switch_price", "cable_price", "optic_price",
+                                   "install_per_node"})
+
 
 def hidden(scenario: costmodel.Scenario) -> bool:
     """True when this viewer (a customer) must not see the item prices of ``scenario``'s quote."""

@@ -44,6 +44,12 @@ def _switch_language(page, to: str) -> None:
     settle(page)
 
 
+def _change_currency(page, lang: str, currency: str) -> None:
+    page.locator('[data-testid="stSidebar"]').get_by_role("combobox", name=catalog(lang)["app.currency"]).click()
+    page.get_by_role("option", name=currency).click()
+    settle(page)
+
+
 def _clicks_after_the_switch(page, lang: str) -> None:
     """Navigate, change the currency, navigate again: each once crashed after a switch."""
     t = catalog(lang)
@@ -178,4 +184,29 @@ def test_an_out_of_range_number_is_explained_on_the_page_not_in_a_tooltip(browse
     alert = page.locator('[data-testid="stAlertContentError"]').filter(has_text=en["field.cluster.nodes"])
     alert.wait_for()
     assert "999,999" in alert.inner_text() and "100,000" in alert.inner_text()
+    context.close()
+
+
+def test_scale_and_risk_choices_survive_a_language_switch(browser, server):
+    """Every choice widget with translated labels (Scale's metric, upgrade, parameter; Risk's fabric)."""
+    zh = catalog("zh")
+    context, page = open_page(browser, f"{server}/scale?lang=en&cur=USD")
+    _switch_language(page, "zh")
+    _change_currency(page, "zh", "EUR")  # a full rerun: every widget sends the value it holds
+    _no_error(page, "a full rerun after the switch")
+    page.get_by_role("combobox", name=zh["scale.parameter"]).click()
+    page.get_by_role("option").nth(1).click()
+    settle(page)
+    _no_error(page, "solver parameter after the switch")
+    page.get_by_text(zh["metric.cost_per_run"], exact=True).click()
+    settle(page)
+    _no_error(page, "metric after the switch")
+    _nav(page, zh["nav.risk"])
+    _switch_language(page, "en")
+    _change_currency(page, "en", "CNY")
+    _no_error(page, "a full rerun on Risk after the switch")
+    page.get_by_role("combobox", name=catalog("en")["risk.fabric"]).click()
+    page.get_by_role("option").nth(1).click()
+    settle(page)
+    _no_error(page, "risk fabric after the switch")
     context.close()
