@@ -33,7 +33,8 @@ def reason(t: Translator, rc: dict, money: Money) -> str:
     if "gap_value" in values:
         values["gap"] = money(values["gap_value"])
     if "diffs" in values:
-        values["parts"] = ", ".join(f"{t(f'cat.{k}')} {money(v, signed=True)}" for k, v in values["diffs"].items())
+        values["parts"] = t("claim_why.sep").join(f"{t(f'cat.{k}')} {money(v, signed=True)}"
+                                                  for k, v in values["diffs"].items())
     for key in ("rule_days", "best_days"):
         if key in values:
             values[key] = float(values[key])

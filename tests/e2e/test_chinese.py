@@ -112,13 +112,12 @@ def _lead(where: str):
     return pytest.mark.xfail(strict=True, reason=f"English left in {where}")
 
 
-_SCENARIO_NAME = "app_pages/compare.py (scenario.name, res['price_book']): use webui.titles.scenario_title and " \
-                 "webui.labels.price_book_name"
-
-
 @pytest.mark.parametrize("name", [
-    pytest.param("compare", marks=_lead(_SCENARIO_NAME)), "cluster", "scale", "risk", "assumptions", "method", "report",
-    pytest.param("scenarios", marks=_lead("app_pages/scenarios.py export help: scenario.name")),
+    pytest.param("compare", marks=_lead("app_pages/compare.py subtitle: book=res['price_book'] shows the id 'public'; "
+                                        "use webui.labels.price_book_name(t, ...)")),
+    "cluster", "scale", "risk", "assumptions", "method", "report",
+    pytest.param("scenarios", marks=_lead("app_pages/scenarios.py export help: scenario.name is the preset's "
+                                          "English name; use webui.titles.scenario_title")),
 ])
 def test_a_customer_page_in_chinese_has_no_stray_english(browser, server, name):
     path = "" if name == "compare" else name
@@ -129,10 +128,10 @@ def test_a_customer_page_in_chinese_has_no_stray_english(browser, server, name):
 
 
 @pytest.mark.parametrize("name", [
-    pytest.param("scenarios-sales", marks=_lead("app_pages/scenarios.py: scenario.name in the versions title, "
-                                                "book ids in 'scn.books'")),
-    pytest.param("price-books", marks=_lead("app_pages/price_books.py: the base book's English name in "
-                                            "'pb.intro', scenario.name in 'pb.effect'")),
+    pytest.param("scenarios-sales", marks=_lead("app_pages/scenarios.py compare section: 'scn.books' gets the "
+                                                "book ids ('public'); use webui.labels.price_book_name")),
+    pytest.param("price-books", marks=_lead("app_pages/price_books.py 'pb.intro': base=book.name in English; "
+                                            "use name_zh in Chinese (webui.labels.price_book_name)")),
 ])
 def test_a_sales_page_in_chinese_has_no_stray_english(browser, server, name):
     context, page = open_page(browser, f"{server}/scenarios?p={PRESET}&lang=zh", height=1400, locale="zh-CN")
