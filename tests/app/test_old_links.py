@@ -150,3 +150,17 @@ def test_a_version_whose_figures_changed_says_so_on_load_and_on_its_read_only_li
     _edit_summary(db, info.scenario_id, info.version, 1 / 1.01 * 1.0005)  # within 0.1 %: nothing to say
     quiet = open_page("compare", t=token, cur="USD")
     assert not [i for i in quiet.sidebar.info if "Recomputed" in i.value]
+
+
+def test_a_fresh_visit_follows_todays_preset_and_a_preset_only_link_keeps_its_own(monkeypatch):
+    from webui import share
+
+    frozen = share.preset_scenario("seed-intro-32xA100")
+    changed = frozen.model_copy(update={"name": "intro, edited later",
+                                        "cluster": frozen.cluster.model_copy(update={"nodes": 64})})
+    live = share.preset_scenario
+    monkeypatch.setattr(share, "preset_scenario", lambda p: changed if p == "seed-intro-32xA100" else live(p))
+    assert open_page("compare", cur="USD").session_state["scenario"] == changed  # no link: today's preset
+    old = open_page("compare", p="seed-intro-32xA100", cur="USD")  # a v1 link of the unchanged preset
+    assert old.session_state["scenario"] == frozen
+    assert _tco(old) == _expected(MANIFEST["exports"]["seed-intro-32xA100"]["link_results"])

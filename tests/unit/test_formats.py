@@ -24,10 +24,13 @@ _v1_file = v1_file
 
 @pytest.fixture
 def changed_presets(monkeypatch):
-    """Every live preset and the blank scenario changed (as a later issue might): 3 more nodes, new name."""
+    """Every live preset and the blank scenario changed (as a later issue might): 3 more nodes, a new
+    name, the opposite budget answer (a field no fixture edits)."""
     def bump(s: costmodel.Scenario) -> costmodel.Scenario:
-        return s.model_copy(update={"name": s.name + " (2027 edition)",
-                                    "cluster": s.cluster.model_copy(update={"nodes": s.cluster.nodes + 3})})
+        return s.model_copy(update={
+            "name": s.name + " (2027 edition)",
+            "cluster": s.cluster.model_copy(update={"nodes": s.cluster.nodes + 3}),
+            "context": s.context.model_copy(update={"budget_tight": not s.context.budget_tight})})
 
     live = {p: bump(presets.load_preset(p)) for p in presets.list_presets()}
     blank = bump(costmodel.Scenario())
