@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import keys, recomputed, session, share, storage, widgets
+from webui import keys, labels, recomputed, session, share, storage, widgets
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -63,7 +63,8 @@ with st.sidebar:
         st.warning(t(st.session_state.pop(storage.KEY_REFUSED)), icon="🔒")
     recomputed.show(t, session.money())  # a loaded version whose figures the current model changed
     if session.KEY_LINK_ERROR in st.session_state:
-        st.warning(t("app.link_error", error=md_escape(st.session_state[session.KEY_LINK_ERROR])), icon="⚠️")
+        st.warning(t("app.link_error", error=md_escape(labels.error_text(t, st.session_state[session.KEY_LINK_ERROR]))),
+                   icon="⚠️")
         if st.button(t("app.dismiss"), key="sb_dismiss"):
             del st.session_state[session.KEY_LINK_ERROR]
             st.rerun()

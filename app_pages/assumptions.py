@@ -71,7 +71,7 @@ def _apply(field: str, table: dict) -> None:
         session.set_scenario(validate_scenario(data))
         st.session_state.pop(f"assume_err_{field}", None)
     except ScenarioError as exc:
-        st.session_state[f"assume_err_{field}"] = str(exc)
+        st.session_state[f"assume_err_{field}"] = labels.error_text(t, exc)
 
 
 tabs = st.tabs([t(f"assumptions.tab_{k}") for k in TABLES])
@@ -111,7 +111,7 @@ for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), stri
                 st.rerun()
         err = st.session_state.pop(f"assume_err_{field}", None)  # shown once
         if err:
-            st.error(t("assumptions.invalid", error=err), icon="⚠️")
+            st.error(t("assumptions.invalid", error=md_escape(err)), icon="⚠️")
             st.session_state.pop(f"assume_{key}", None)  # the table shows the values in use again
 
 if st.button(t("assumptions.reset"), icon=":material/restart_alt:", key="assume_reset",

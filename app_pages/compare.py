@@ -28,7 +28,7 @@ st.caption(
         name=md_escape(titles.scenario_title(scenario, session.preset(), t)),  # "(modified)" once changed
         scope=t(f"opt.scope.{res['scope']}"),
         years=res["horizon_years"],
-        book=md_escape(res["price_book"]),
+        book=md_escape(labels.price_book_name(t, res["price_book"])),
         currency=money.currency,
         model_currency=money.model_currency,
         rate=f"{money.rate:g}",
@@ -143,7 +143,7 @@ for f in fabrics:
             t("spec.busbw"): fmt_number(f["allreduce_busbw_gbs"], 1),
             t("spec.latency"): fmt_number(f["latency_us"], 1),
             t("spec.cpu"): f"{f['cpu_overhead_share']:.2%}",
-            t("spec.loss"): f"{spec.loss_rate.typical:.0e}" if spec.loss_rate.typical else "0",
+            t("spec.loss"): f"{100 * spec.loss_rate.typical:.2g} %" if spec.loss_rate.typical else "0",
             t("spec.switches"): fmt_number(f["switches"]),
             t("spec.tiers"): fmt_number(f["tiers"]),
             t("spec.step"): fmt_number(f["step_time_s"], 2),

@@ -33,7 +33,7 @@ if owner is None or db is None:
 notices.show()
 scenario = session.scenario()
 base = cat.price_book(scenario.price_book)
-st.caption(t("pb.intro", base=md_escape(base.name), currency=base.currency))
+st.caption(t("pb.intro", base=md_escape(labels.price_book_name(t, scenario.price_book)), currency=base.currency))
 
 books = {b.id: b for b in db.list_price_books(owner)}
 PICK = "pb_choice"  # the chosen book (callbacks and imports set it; the select box follows)
@@ -110,7 +110,7 @@ try:
     book = validate_price_book(doc)
     problem = None
 except ScenarioError as exc:
-    book, problem = None, str(exc)
+    book, problem = None, labels.error_text(t, exc)
 if problem:
     st.error(t("pb.invalid", error=md_escape(problem)), icon="🚫")
 

@@ -26,7 +26,7 @@ owner = storage.owner()
 
 
 def _when(epoch: float) -> str:
-    return dt.datetime.fromtimestamp(epoch, dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return dt.datetime.fromtimestamp(epoch, dt.UTC).strftime("%Y-%m-%d %H:%M ") + t("links.utc")
 
 
 def _load_into_session(info: store.VersionInfo, shared: bool = False) -> None:
@@ -59,7 +59,7 @@ with st.container(border=True):
         st.download_button(t("scn.export"), documents.export_scenario(current),
                            file_name="scenario.json", mime="application/json", key="scn_export",
                            icon=":material/download:")
-        st.caption(t("scn.export_help", name=md_escape(current.name)))
+        st.caption(t("scn.export_help", name=md_escape(titles.scenario_title(current, session.preset(), t))))
         if quote.hidden(session.scenario()):
             st.caption(t("quote.export_list"))
 
@@ -130,7 +130,7 @@ with st.container(border=True):
             doc = {**session.scenario().model_dump(mode="json"), "name": name}
             info = db.save_scenario(owner, validate_scenario(doc), None if as_new else own_origin["id"], note=note)
         except (store.StoreError, ScenarioError) as exc:
-            notices.flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
+            notices.flash("error", t("scn.save_bad", error=md_escape(labels.error_text(t, exc)[:300])))
             return
         session.set_scenario(info.scenario())
         storage.set_origin(info)
@@ -155,7 +155,7 @@ else:
     ids = list(mine)
     default = ids.index(own_origin["id"]) if own_origin else 0
     sel = keys.selectbox(st, t("scn.pick"), ids, name="scn_pick", index=default,
-                         format_func=lambda i: f"{mine[i].name} · v{mine[i].latest_version}")
+                         format_func=lambda i: f"{mine[i].name} · {t('links.version', n=mine[i].latest_version)}")
     picked = mine[sel]
 
     @storage.as_owner(owner)
@@ -184,7 +184,7 @@ else:
         try:
             info = db.rename(owner, picked.id, new)
         except (store.StoreError, ScenarioError) as exc:
-            notices.flash("error", t("scn.save_bad", error=md_escape(str(exc)[:300])))
+            notices.flash("error", t("scn.save_bad", error=md_escape(labels.error_text(t, exc)[:300])))
             return
         if own_origin and own_origin["id"] == picked.id:
             _load_into_session(info)
@@ -205,8 +205,9 @@ else:
                                     t("scn.col_note"): v.note, t("scn.col_saved"): _when(v.created_at)}
                                    for v in versions]), hide_index=True, width="stretch")
         vnums = [v.version for v in versions]  # newest first (the store's order): a new save is picked at once
-        vkey = keys.label_key("scn_vpick", [picked.id, *map(str, vnums)])
-        vsel = st.selectbox(t("scn.pick_version"), vnums, key=vkey)
+        vname = lambda v: t("links.version", n=v)  # noqa: E731
+        vkey = keys.label_key("scn_vpick", [picked.id, *map(vname, vnums)])
+        vsel = st.selectbox(t("scn.pick_version"), vnums, key=vkey, format_func=vname)
         vcols = st.columns(3)
         vcols[0].button(t("scn.load_version"), key="scn_vload", on_click=_load, args=(vsel,))
 
@@ -215,7 +216,7 @@ else:
             try:
                 info = db.restore_version(owner, picked.id, vsel)
             except store.StoreError as exc:
-                notices.flash("error", t("scn.save_bad", error=md_escape(str(exc))))
+                notices.flash("error", t("scn.save_bad", error=md_escape(labels.error_text(t, exc))))
                 return
             _load_into_session(info)
             notices.flash("success", t("scn.restored", version=vsel, new=info.version))
@@ -247,7 +248,7 @@ else:
         st.caption(t("links.live", n=len(live)))
         for tok in live:
             row = st.columns([3, 1])
-            what = t("scn.share_latest") if tok["version"] is None else f"v{tok['version']}"
+            what = t("scn.share_latest") if tok["version"] is None else t("links.version", n=tok["version"])
             row[0].caption(f"`{tok['id']}…` · {what} · {_when(tok['created_at'])}")
 
             @storage.as_owner(owner)
@@ -271,7 +272,7 @@ if binned:
     with st.expander(t("scn.bin", n=len(binned))):
         for s in binned:
             row = st.columns([4, 1])
-            row[0].markdown(f"{md_escape(s.name)} · v{s.latest_version} · {_when(s.deleted_at)}")
+            row[0].markdown(f"{md_escape(s.name)} · {t('links.version', n=s.latest_version)} · {_when(s.deleted_at)}")
             row[1].button(t("scn.undelete"), key=f"scn_undel_{s.id}", on_click=storage.as_owner(owner)(db.undelete),
                           args=(owner, s.id))
 
@@ -320,4 +321,5 @@ shown = pd.DataFrame({
     t("scn.col_days") + " B": [f"{x:.1f}" if x is not None else "—" for x in res["run_days_b"]],
 })
 st.dataframe(shown, hide_index=True, width="stretch")
-st.caption(t("scn.books", a=md_escape(ra["price_book"]), b=md_escape(rb["price_book"])))
+st.caption(t("scn.books", a=md_escape(labels.price_book_name(t, ra["price_book"])),
+             b=md_escape(labels.price_book_name(t, rb["price_book"]))))

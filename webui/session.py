@@ -46,7 +46,7 @@ def init() -> None:
         scenario = share.decode(preset, token) if ("p" in params or token) else share.preset_scenario(preset)
     except share.LinkError as exc:
         log.warning("broken share link: %s", exc)
-        st.session_state[KEY_LINK_ERROR] = str(exc)
+        st.session_state[KEY_LINK_ERROR] = exc  # shown in the page's language (labels.error_text)
         preset, scenario = DEFAULT_PRESET, share.preset_scenario(DEFAULT_PRESET)
     st.session_state[KEY_PRESET] = preset
     st.session_state[KEY_SCENARIO] = scenario
@@ -63,7 +63,7 @@ def _open_shared(token: str) -> None:
     except Exception as exc:  # NotFound, an unreachable store, or a document the schema now refuses
         log.warning("share token refused: %s", type(exc).__name__)
         known = isinstance(exc, LookupError | storage.store.StoreError)
-        st.session_state[KEY_LINK_ERROR] = str(exc) if known else "this link is not valid"
+        st.session_state[KEY_LINK_ERROR] = exc if known else "this link is not valid"
         st.session_state[KEY_PRESET] = DEFAULT_PRESET
         st.session_state[KEY_SCENARIO] = share.preset_scenario(DEFAULT_PRESET)
         return

@@ -14,7 +14,8 @@ from costmodel.errors import ScenarioError
 from costmodel.schema import Scenario
 from costmodel.validation import field_bounds, validate_scenario
 
-from . import keys, session
+from . import keys, labels, session
+from .text import md_escape
 
 KEY_ERRORS = "w_errors"
 _PREFIX = "w."
@@ -82,7 +83,7 @@ def apply(path: str, value) -> str | None:
     try:
         session.set_scenario(validate_scenario(data))
     except ScenarioError as exc:
-        return str(exc)
+        return labels.error_text(session.translator(), exc)  # the field's label and range, translated
     for other in repaired:  # show the adjusted values
         keys.forget(st.session_state, _PREFIX + other)
     if repaired:
@@ -204,7 +205,7 @@ def show_error(path: str) -> None:
     """Show the error of the change just refused (once: :func:`clear_errors` runs after the page)."""
     err = st.session_state.get(KEY_ERRORS, {}).get(path)
     if err:
-        st.error(session.translator()("w.refused", error=err), icon="⚠️")
+        st.error(session.translator()("w.refused", error=md_escape(err)), icon="⚠️")
 
 
 def clear_errors() -> None:

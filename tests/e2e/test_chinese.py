@@ -106,19 +106,8 @@ def _sign_in_zh(page) -> None:
     settle(page)
 
 
-def _lead(where: str):
-    """A page whose remaining English comes from a file this test's author may not edit: a strict
-    xfail naming the place, so that the fix there turns it into a failure until the mark goes."""
-    return pytest.mark.xfail(strict=True, reason=f"English left in {where}")
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param("compare", marks=_lead("app_pages/compare.py subtitle: book=res['price_book'] shows the id 'public'; "
-                                        "use webui.labels.price_book_name(t, ...)")),
-    "cluster", "scale", "risk", "assumptions", "method", "report",
-    pytest.param("scenarios", marks=_lead("app_pages/scenarios.py export help: scenario.name is the preset's "
-                                          "English name; use webui.titles.scenario_title")),
-])
+@pytest.mark.parametrize("name", ["compare", "cluster", "scale", "risk", "assumptions", "method", "report",
+                                  "scenarios"])
 def test_a_customer_page_in_chinese_has_no_stray_english(browser, server, name):
     path = "" if name == "compare" else name
     context, page = open_page(browser, f"{server}/{path}?p={PRESET}&lang=zh", height=1400, locale="zh-CN")
@@ -127,12 +116,7 @@ def test_a_customer_page_in_chinese_has_no_stray_english(browser, server, name):
     assert not stray, f"Latin-script words on the Chinese {name} page (translate them or allow-list them): {stray}"
 
 
-@pytest.mark.parametrize("name", [
-    pytest.param("scenarios-sales", marks=_lead("app_pages/scenarios.py compare section: 'scn.books' gets the "
-                                                "book ids ('public'); use webui.labels.price_book_name")),
-    pytest.param("price-books", marks=_lead("app_pages/price_books.py 'pb.intro': base=book.name in English; "
-                                            "use name_zh in Chinese (webui.labels.price_book_name)")),
-])
+@pytest.mark.parametrize("name", ["scenarios-sales", "price-books"])
 def test_a_sales_page_in_chinese_has_no_stray_english(browser, server, name):
     context, page = open_page(browser, f"{server}/scenarios?p={PRESET}&lang=zh", height=1400, locale="zh-CN")
     _sign_in_zh(page)
