@@ -1,7 +1,10 @@
 """Report: downloads of the current scenario — a PDF report, an Excel workbook with live formulas, CSV.
 
-The Excel and CSV files are built when their button is clicked (a callable, on Streamlit's
-download thread) and never wait for PDF work. The PDF goes through the process's PDF service
+The Excel and CSV files are built with the page (about 0.1 s) and handed to their buttons as
+bytes, so a click is a plain file fetch that never waits for PDF work. (A callable built at click
+time is stored unreferenced by any session, and Streamlit deletes such files whenever any
+session finishes a run: with other sessions polling the PDF queue, a slow click's file was gone
+before the browser fetched it.) The PDF goes through the process's PDF service
 (:mod:`webui.pdf_service`): "Prepare the PDF" queues a job, a fragment polls it and shows how
 many reports are ahead, then offers the finished bytes. All files show money in the page's
 display currency and carry the scenario's display title in their names.
@@ -22,9 +25,9 @@ from webui.text import md_escape
 from webui.titles import file_stem, scenario_title
 
 KEY_JOB = "report_pdf_job"
-POLL_S = 1.0  # how often the waiting page asks the queue for news
+POLL_S = 2.0  # how often a waiting page asks the queue for news [s]
 
-# the download callables run on another thread, without the session: capture what they need now
+# the PDF is built on the service's thread, without the session: capture what it needs now
 t = session.translator()
 money = session.money()
 scenario = session.scenario()
@@ -41,18 +44,6 @@ session_id = ctx.session_id if ctx is not None else "local"
 
 st.title(t("report.title"))
 st.caption(t("rpt.intro", name=md_escape(title), currency=currency, fx=fx))
-
-
-def _results() -> bytes:
-    return csv_bytes(results_csv(costmodel.evaluate(scenario), currency, rate))
-
-
-def _yearly() -> bytes:
-    return csv_bytes(yearly_csv(costmodel.evaluate(scenario), currency, rate))
-
-
-def _xlsx() -> bytes:
-    return workbook_bytes(scenario, currency, rate, lang=lang)
 
 
 def _build_pdf(s=scenario, lg=lang, p=preset_id, c=currency, r=rate, ti=title) -> str:
@@ -125,19 +116,29 @@ def pdf_box() -> None:
 with st.container(border=True):
     pdf_box()
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _files(scenario_json: str, currency: str, rate: float, lang: str, title: str) -> tuple[bytes, bytes, bytes]:
+    """The Excel workbook, the results CSV and the yearly CSV of a scenario, as file bytes."""
+    scn = costmodel.Scenario.model_validate_json(scenario_json)
+    result = costmodel.evaluate(scn)
+    return (workbook_bytes(scn, currency, rate, lang=lang, title=title),
+            csv_bytes(results_csv(result, currency, rate)), csv_bytes(yearly_csv(result, currency, rate)))
+
+
+xlsx, results, yearly = _files(scenario.model_dump_json(), currency, rate, lang, title)
 c1, c2, c3 = st.columns(3)
 with c1, st.container(border=True):
     st.markdown(f"**{t('report.xlsx')}**")
     st.caption(t("report.xlsx_help"))
-    st.download_button(t("report.download"), _xlsx, file_name=f"{stem}.xlsx", key="dl_xlsx", icon=":material/table:",
+    st.download_button(t("report.download"), xlsx, file_name=f"{stem}.xlsx", key="dl_xlsx", icon=":material/table:",
                        mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", on_click="ignore")
 with c2, st.container(border=True):
     st.markdown(f"**{t('report.results_csv')}**")
     st.caption(t("report.results_csv_help"))
-    st.download_button(t("report.download"), _results, file_name=f"{stem}-results.csv", mime="text/csv",
+    st.download_button(t("report.download"), results, file_name=f"{stem}-results.csv", mime="text/csv",
                        key="dl_results", icon=":material/download:", on_click="ignore")
 with c3, st.container(border=True):
     st.markdown(f"**{t('report.yearly_csv')}**")
     st.caption(t("report.yearly_csv_help"))
-    st.download_button(t("report.download"), _yearly, file_name=f"{stem}-yearly.csv", mime="text/csv",
+    st.download_button(t("report.download"), yearly, file_name=f"{stem}-yearly.csv", mime="text/csv",
                        key="dl_yearly", icon=":material/download:", on_click="ignore")

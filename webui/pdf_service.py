@@ -12,6 +12,9 @@ Limits, so a few sessions cannot take the server down (environment variables in 
 at most ``max_jobs`` jobs queued or running [``FABRIC_TCO_PDF_MAX_JOBS``, default 12], at most
 ``per_session`` of them from one session [1], ``workers`` threads [``FABRIC_TCO_PDF_WORKERS``, 1].
 A finished PDF is kept ``keep_s`` seconds (600) for its session to download, then dropped.
+
+Workers run ``nice`` (10) steps below the server's priority, and so do the Chromiums they start:
+when the CPU is short, pages and the Excel/CSV downloads of other sessions go first.
 """
 
 from __future__ import annotations
@@ -127,10 +130,11 @@ class PdfService:
     """A bounded queue of PDF jobs printed by ``workers`` threads, each with its own Chromium."""
 
     def __init__(self, workers: int = 1, max_jobs: int = 12, per_session: int = 1, keep_s: float = 600.0,
-                 printer_factory: Callable[[], Printer] = Printer):
+                 nice: int = 10, printer_factory: Callable[[], Printer] = Printer):
         if workers < 1 or max_jobs < workers or per_session < 1:
             raise ValueError("workers ≥ 1, max_jobs ≥ workers and per_session ≥ 1")
         self.workers, self.max_jobs, self.per_session, self.keep_s = workers, max_jobs, per_session, keep_s
+        self.nice = nice
         self._printer_factory = printer_factory
         self._cv = threading.Condition()
         self._queue: collections.deque[Job] = collections.deque()
@@ -222,6 +226,10 @@ class PdfService:
             self._threads.append(thread)
 
     def _work(self) -> None:
+        try:  # Linux: the nice value is per thread, and Chromium and kaleido's server inherit it
+            os.setpriority(os.PRIO_PROCESS, 0, min(19, os.getpriority(os.PRIO_PROCESS, 0) + self.nice))
+        except (AttributeError, OSError) as exc:
+            log.warning("PDF worker runs at normal priority: %s", exc)
         printer = self._printer_factory()
         with self._cv:
             self._printers.append(printer)
