@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import keys, labels, recomputed, session, share, storage, widgets
+from webui import keys, labels, recomputed, session, share, storage, titles, widgets
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -75,7 +75,12 @@ with st.sidebar:
         st.session_state[preset_key] = session.preset()
     st.selectbox(t("app.preset"), ids, format_func=_preset_label, key=preset_key, on_change=_on_preset,
                  args=(preset_key,), help=t("app.preset_help"))
-    if not shared and session.scenario() != share.preset_scenario(session.preset()):
+    origin = storage.origin()
+    if origin and not shared:  # loaded from the store: say which version, and whether it changed since
+        st.caption(t("links.from_saved", name=md_escape(origin["name"]), version=origin["version"])
+                   + ("" if session.scenario().model_dump(mode="json") == origin["document"]
+                      else " · " + t("links.changed_since")))
+    elif not shared and titles.changed(session.scenario(), session.preset()):
         st.caption(t("app.modified"))
     custom = session.scenario().custom_price_book
     st.caption(t("app.price_book", name=md_escape(custom.name) if custom else t("app.public_prices")))

@@ -297,8 +297,10 @@ def _pick(opt: str):
 
 
 cc = st.columns(2)
-a_opt = keys.selectbox(cc[0], "A", options, name="scn_cmp_a", format_func=_label)
-b_opt = keys.selectbox(cc[1], "B", options, name="scn_cmp_b", format_func=_label, index=min(1, len(options) - 1))
+# a new save or version changes the options: start again from "current vs the latest saved"
+a_opt = keys.selectbox(cc[0], "A", options, name="scn_cmp_a", format_func=_label, keep=False)
+b_opt = keys.selectbox(cc[1], "B", options, name="scn_cmp_b", format_func=_label, index=min(1, len(options) - 1),
+                       keep=False)
 sa, sb = _pick(a_opt), _pick(b_opt)
 rows = scenario_diff.assumption_rows(sa.model_dump(mode="json"), sb.model_dump(mode="json"))
 if not rows:

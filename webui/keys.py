@@ -53,12 +53,19 @@ def carry(state: MutableMapping, name: str, key: str, options: list) -> None:
             del state[old]
 
 
-def selectbox(dg, label: str, options: list, *, name: str, format_func, index: int = 0, **kwargs):
-    """``dg.selectbox`` under a label key that keeps the user's choice across label changes."""
+def selectbox(dg, label: str, options: list, *, name: str, format_func, index: int = 0, keep: bool = True,
+              **kwargs):
+    """``dg.selectbox`` under a label key that keeps the user's choice across label changes
+    (``keep=False``: a change of labels starts again from ``index``)."""
     import streamlit as st
 
     key = label_key(name, [format_func(o) for o in options])
-    carry(st.session_state, name, key, options)
+    if keep:
+        carry(st.session_state, name, key, options)
+    else:
+        for old in keys_of(st.session_state, name):
+            if old != key:
+                del st.session_state[old]
     if key in st.session_state:
         index = 0  # the carried choice wins; a default beside it would only warn
     return dg.selectbox(label, options, index=index, format_func=format_func, key=key, **kwargs)

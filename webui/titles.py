@@ -14,17 +14,20 @@ from . import share
 from .i18n import Translator
 
 
+def changed(scenario: costmodel.Scenario, preset_id: str) -> bool:
+    """Whether ``scenario``'s inputs differ from the preset's (its name alone does not count)."""
+    base = share.preset_scenario(preset_id)
+    return scenario.model_copy(update={"name": base.name}) != base
+
+
 def scenario_title(scenario: costmodel.Scenario, preset_id: str, t: Translator) -> str:
     """The display title of ``scenario`` loaded from ``preset_id`` (``share.BLANK`` for none)."""
     if preset_id != share.BLANK:
-        base = share.preset_scenario(preset_id)
-        name = t(f"preset.{preset_id}") if scenario.name == base.name else scenario.name
-        if scenario != base:
-            return t("title.modified", name=name)
-        return name
+        name = display_name(scenario, preset_id, t)
+        return t("title.modified", name=name) if changed(scenario, preset_id) else name
     if scenario.name == costmodel.Scenario().name:
         name = t("title.untitled")
-        return name if scenario == costmodel.Scenario() else t("title.modified", name=name)
+        return t("title.modified", name=name) if changed(scenario, preset_id) else name
     return scenario.name
 
 

@@ -26,7 +26,9 @@ def test_changed_preset_says_modified():
 
 def test_own_name_is_kept_and_blank_is_untitled():
     s = costmodel.load_preset(PRESET).model_copy(update={"name": "Acme pilot"})
-    assert scenario_title(s, PRESET, Translator("zh")) == "Acme pilot（已修改）"
+    assert scenario_title(s, PRESET, Translator("zh")) == "Acme pilot"  # a new name alone changes no input
+    bigger = s.model_copy(update={"cluster": s.cluster.model_copy(update={"nodes": 64})})
+    assert scenario_title(bigger, PRESET, Translator("zh")) == "Acme pilot（已修改）"
     assert scenario_title(costmodel.Scenario(), share.BLANK, Translator("zh")) == "未命名方案"
     assert scenario_title(s, share.BLANK, Translator("en")) == "Acme pilot"
 
