@@ -137,6 +137,14 @@ _KNOWN_MESSAGES = [
     (re.compile(r"^this link is not valid$"), "link_not_valid"),
     (re.compile(r"^no such (?:item|scenario|version)$"), "link_not_valid"),
     (re.compile(r"^the saved scenarios are not reachable right now$"), "store_down"),
+    # scenario format versions (costmodel/formats.py, webui/share.py)
+    (re.compile(r"^the link was made by another version of the planner \(format (?P<got>.*)\); "
+                r"this one reads formats (?P<lo>\d+) to (?P<hi>\d+)$"), "link_other_version"),
+    (re.compile(r"^(?P<got>\d+) was written by a newer version of the planner; this one reads formats "
+                r"(?P<lo>\d+) to (?P<hi>\d+)$"), "format_newer"),
+    (re.compile(r"^unknown format (?P<got>.*); this planner reads formats (?P<lo>\d+) to (?P<hi>\d+)$"),
+     "format_unknown"),
+    (re.compile(r"^must be a whole number ≥ (?P<lo>\d+) and ≤ (?P<hi>\d+)$"), "format_not_whole"),
 ]
 
 
@@ -195,6 +203,11 @@ def problem_text(t: Translator, detail: dict) -> str:
     code, values, path = detail["code"], dict(detail["values"]), detail.get("path", "")
     if code == "text":
         body = values["text"]
+        for pattern, known in _KNOWN_MESSAGES:  # an English-only problem the catalog still knows
+            m = pattern.match(body)
+            if m:
+                body = t(f"err.{known}", **m.groupdict())
+                break
     elif code == "invalid":
         body = t.get(f"err.type.{values['type']}", t("err.type.default"))
         body += t("err.got", got=values["got"])

@@ -210,3 +210,18 @@ def test_the_main_chinese_catalog_uses_one_term_for_price_book_and_scenario():
                                        "zh/links.yaml, zh/titles.yaml, zh/quote.yaml, zh/report.yaml")
 def test_every_chinese_locale_file_uses_one_term_for_price_book_and_scenario():
     assert not _other_terms(sorted((LOCALES / "zh").glob("*.yaml")))
+
+
+def test_format_version_refusals_read_in_chinese():
+    from costmodel import formats
+    from webui import labels, share
+    from webui.i18n import Translator
+
+    zh = Translator("zh")
+    with pytest.raises(share.LinkError) as link:
+        share.decode("seed-intro-32xA100", "9.abc")
+    assert labels.error_text(zh, link.value).startswith("此链接由另一版本的规划器生成")
+    with pytest.raises(Exception) as newer:
+        formats.upgrade({"format": 99})
+    shown = labels.error_text(zh, newer.value)
+    assert shown.startswith("文件格式") and "更新版本" in shown and "planner" not in shown
