@@ -6,14 +6,14 @@ port, opens N+1 browser tabs (Debian's Chromium through Playwright, in this proc
 as server memory), clicks "Prepare the PDF" in N of them, and while they wait downloads the XLSX
 from the first tab ``--xlsx-repeat`` times (click to finished file). Meanwhile it samples the
 memory of the server: the app process
-and every descendant (its Chromium, kaleido's Chromium and their helpers), as the sum of RSS
+and every descendant (Playwright's driver, its one Chromium and helpers), as the sum of RSS
 (pages shared between Chromium processes counted once per process: an upper bound) and the sum
 of PSS (shared pages divided among their users: what a container's memory limit sees), read from
 ``/proc`` every 0.2 s.
 
 Targets (issue 10): peak memory under 1 GiB and an XLSX download under 1 s while 10 PDFs wait.
 ``--build-times`` instead prints the time of one PDF build in this process, cold (Chromium and
-kaleido start) and warm (both reused), the old issue-5 figure (target: warm under 5 s).
+(Chromium starts) and warm (reused), the old issue-5 figure (target: warm under 5 s).
 
 Usage: ``PYTHONPATH=. python bench/pdf_bench.py [--pdfs 10] [--preset ID] [--lang zh|en]``.
 """
@@ -89,7 +89,7 @@ class MemorySampler(threading.Thread):
             return "gone"
         if b"chromium" not in cmd:
             return "python/node"
-        return "chromium (printer)" if b"playwright" in cmd else "chromium (kaleido)"
+        return "chromium"
 
     def sample(self) -> tuple[int, int, int]:
         pids = _tree(self.pid)

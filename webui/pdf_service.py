@@ -5,8 +5,8 @@ a browser per request. Jobs wait in one queue per process and are run by ``worke
 (default 1: the container has 2 cores, the other one serves pages and the XLSX/CSV downloads).
 Each worker owns one Chromium (Playwright's sync objects belong to the thread that started them),
 started on its first job, reused for every later job (a fresh context and page per job, closed
-after it) and restarted when it has died. The charts are drawn by kaleido's one server per process
-(:func:`webui.report_pdf._svg`).
+after it) and restarted when it has died. The same Chromium draws the charts (plotly.js, see
+:mod:`webui.report_pdf`): no second browser.
 
 Limits, so a few sessions cannot take the server down (environment variables in brackets):
 at most ``max_jobs`` jobs queued or running [``FABRIC_TCO_PDF_MAX_JOBS``, default 12], at most
@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+CHARTS_FLAG = "__chartsDone"  # set by the report's script once every chart is drawn
+CHART_TIMEOUT_MS = 60_000
 
 
 class QueueFullError(Exception):
@@ -95,6 +97,12 @@ class Printer:
                 context = browser.new_context()
                 page = context.new_page()
                 page.set_content(document, wait_until="load")
+                if CHARTS_FLAG in document:
+                    page.wait_for_function(f"window.{CHARTS_FLAG} === true || window.__chartsError !== undefined",
+                                           timeout=CHART_TIMEOUT_MS)
+                    error = page.evaluate("window.__chartsError")
+                    if error:
+                        raise RuntimeError(f"charts could not be drawn: {error}")
                 return page.pdf(format="A4", print_background=True)
             except Exception:
                 if browser.is_connected() or attempt == 2:
@@ -226,7 +234,7 @@ class PdfService:
             self._threads.append(thread)
 
     def _work(self) -> None:
-        try:  # Linux: the nice value is per thread, and Chromium and kaleido's server inherit it
+        try:  # Linux: the nice value is per thread, and the Chromium it starts inherits it
             os.setpriority(os.PRIO_PROCESS, 0, min(19, os.getpriority(os.PRIO_PROCESS, 0) + self.nice))
         except (AttributeError, OSError) as exc:
             log.warning("PDF worker runs at normal priority: %s", exc)

@@ -1,22 +1,26 @@
 """The PDF report (A4, English or Chinese): cover, executive summary, charts, yearly cash flows,
 assumptions with sources, a short method, the article's claims beside the model, a disclaimer.
 
-Built as HTML and printed by Debian's Chromium (Playwright, ``/usr/bin/chromium``); the charts
-are the app's plotly figures rendered to SVG by kaleido on the same Chromium (never a browser
-download), so they stay vector. Chromium embeds the fonts it uses (Noto Sans CJK for Chinese).
-User text is HTML-escaped; the charts are embedded as data-URI images, so no markup can leak in.
+Built as HTML and printed by Debian's Chromium (Playwright, ``/usr/bin/chromium``). The charts
+are the app's plotly figures, drawn to SVG by plotly.js (from the plotly package, inlined: no
+network) inside that same Chromium just before printing, so one Chromium does all the work and
+the charts stay vector. Chromium embeds the fonts it uses (Noto Sans CJK for Chinese). User text
+is HTML-escaped; the figures travel as JSON with ``<`` escaped and are shown as SVG images, so no
+markup can leak in. :mod:`webui.pdf_service` prints the app's reports; :func:`report_pdf` is the
+command line's one-off.
 """
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import datetime as dt
+import functools
 import html
-import logging
 import os
-import threading
-import warnings
+from pathlib import Path
+
+import plotly
+import plotly.io as pio
 
 import costmodel
 from costmodel import price_books
@@ -44,32 +48,36 @@ table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt; } td, th { bo
 .chart { page-break-inside: avoid; margin: 6pt 0; } .box { border: 1px solid #d5dae0; padding: 8pt; }
 """
 
-_kaleido_lock = threading.Lock()  # kaleido's one server per process answers one call at a time
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+CHART_W, CHART_H = 900, 420  # px of each chart's SVG (scaled to the page width)
+# Draws every <img data-fig=N> from the N-th figure with plotly.js's own SVG export, in the printing
+# Chromium itself (what kaleido does in a second Chromium), then sets window.__chartsDone.
+RENDER_JS = """
+(async () => {
+  const figs = JSON.parse(document.getElementById("report-figures").textContent);
+  const imgs = [...document.querySelectorAll("img[data-fig]")];
+  for (const img of imgs) {
+    const f = figs[Number(img.dataset.fig)];
+    img.src = await Plotly.toImage({data: f.data, layout: f.layout},
+                                   {format: "svg", width: WIDTH, height: HEIGHT});
+  }
+  await Promise.all(imgs.map(i => i.decode().catch(() => null)));
+  window.__chartsDone = true;
+})().catch(e => { window.__chartsError = String(e); });
+""".replace("WIDTH", str(CHART_W)).replace("HEIGHT", str(CHART_H))
 
 
-def _svg(fig) -> str:
-    """A figure as a data-URI SVG image, rendered by kaleido's one server (one Chromium) per process;
-    the server is started on first use and restarted once if its Chromium has died."""
-    import kaleido
-    import plotly.io as pio
+@functools.cache
+def _plotly_js() -> str:
+    return PLOTLY_JS.read_text(encoding="utf-8")
 
-    if os.path.exists(CHROMIUM):
-        os.environ.setdefault("BROWSER_PATH", CHROMIUM)
-    with _kaleido_lock:
-        for attempt in (1, 2):
-            if not kaleido._global_server.is_running():
-                logging.getLogger("kaleido").setLevel(logging.WARNING)  # not a log line per chart
-                kaleido.start_sync_server(silence_warnings=True, mathjax=False)  # no LaTeX: no CDN fetch
-            try:
-                with warnings.catch_warnings():  # plotly passes kopts, which a running server ignores
-                    warnings.simplefilter("ignore", UserWarning)
-                    svg = pio.to_image(fig, format="svg", width=900, height=420)
-                break
-            except Exception:
-                if attempt == 2:
-                    raise
-                kaleido.stop_sync_server(silence_warnings=True)
-    return "data:image/svg+xml;base64," + base64.b64encode(svg).decode("ascii")
+
+def _figures_script(figures: list) -> str:
+    """The figures as JSON (``<`` escaped, so no text can close the script) and the renderer."""
+    data = "[" + ",".join(pio.to_json(f, validate=False) for f in figures) + "]"
+    data = data.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return (f"<script type='application/json' id='report-figures'>{data}</script>"
+            f"<script>{_plotly_js()}</script><script>{RENDER_JS}</script>")
 
 
 def _money(model_currency: str, currency: str, rate: float, lang: str) -> Money:
@@ -178,9 +186,9 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     ]
     mc = costmodel.monte_carlo(scenario, draws=5000, seed=1)
     figs.append((charts.mc_histogram(mc.tco, list(mc.fabric_ids), names, fams, mc.summary(), L, show, rate), ""))
-    for fig, note in figs:
-        if fig is not None:
-            parts.append(f"<div class='chart'><img src='{_svg(fig)}'>{note}</div>")
+    figures = [fig for fig, _ in figs if fig is not None]
+    for i, (_, note) in enumerate((fig, note) for fig, note in figs if fig is not None):
+        parts.append(f"<div class='chart'><img data-fig='{i}' alt=''>{note}</div>")
 
     parts.append(f"<h2>{e(t('pdf.cash_flows'))}</h2>")
     parts.append(resale_note)
@@ -221,6 +229,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
                              t("method.col_modelled"), t("method.col_verdict")], crow, numeric_from=2, text_after=4))
     disclaimer = (t("rpt.disclaimer_negotiated", book=book_label) if negotiated else t("rpt.disclaimer_public"))
     parts.append(f"<h2>{e(t('pdf.disclaimer_title'))}</h2><p class='muted'>{e(disclaimer)}</p>")
+    parts.append(_figures_script(figures))
     parts.append("</body></html>")
     return "".join(parts)
 
