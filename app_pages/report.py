@@ -20,7 +20,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 import costmodel
 from costmodel.export_csv import csv_bytes, results_csv, yearly_csv
 from costmodel.export_xlsx import workbook_bytes
-from webui import pdf_service, session
+from webui import pdf_service, quote, session
 from webui.text import md_escape
 from webui.titles import file_stem, scenario_title
 
@@ -30,7 +30,7 @@ POLL_S = 2.0  # how often a waiting page asks the queue for news [s]
 # the PDF is built on the service's thread, without the session: capture what it needs now
 t = session.translator()
 money = session.money()
-scenario = session.scenario()
+scenario = quote.for_export(session.scenario())  # a customer's files: list prices, never a quote's
 preset_id = session.preset()
 lang, currency, rate = t.lang, money.currency, money.rate
 title = scenario_title(scenario, preset_id, t)
@@ -44,6 +44,8 @@ session_id = ctx.session_id if ctx is not None else "local"
 
 st.title(t("report.title"))
 st.caption(t("rpt.intro", name=md_escape(title), currency=currency, fx=fx))
+if quote.hidden(session.scenario()):
+    st.info(t("quote.export_list"), icon="🔒")
 
 
 def _build_pdf(s=scenario, lg=lang, p=preset_id, c=currency, r=rate, ti=title) -> str:

@@ -345,6 +345,10 @@ def test_a_read_only_link_shows_the_quotes_totals_but_never_its_item_prices(db):
     tco = costmodel.evaluate(quoted).fabrics[-1].tco_total
     assert customer.session_state["scenario"].custom_price_book is not None
     assert costmodel.evaluate(customer.session_state["scenario"]).fabrics[-1].tco_total == pytest.approx(tco)
+    go(customer, "report")  # the files a customer takes away are at list prices, and say so
+    assert catalog("en")["quote.export_list"] in [i.value for i in customer.info]
+    go(sales, "report")
+    assert catalog("en")["quote.export_list"] not in [i.value for i in sales.info]
     go(customer, "cluster")
     placeholders = " ".join(str(n.proto.placeholder) for n in customer.number_input)
     gpu = quoted.cluster.gpu
