@@ -91,17 +91,19 @@ def test_excel_and_csv_download_while_other_sessions_wait_for_a_pdf(browser, ser
     """A file built at click time was stored unreferenced and deleted by other sessions' runs (the
     PDF queue polls) before the browser fetched it: the download was cancelled."""
     url = f"{server}/report?p=seed-intro-32xA100&lang=en"
-    ctx_a, a = open_page(browser, url)
+    waiting = [open_page(browser, url) for _ in range(3)]
     ctx_b, b = open_page(browser, url)
     try:
-        a.get_by_role("button", name="Prepare the PDF").click()
-        a.get_by_text("Printing your report").or_(a.get_by_text("ahead of yours")).first.wait_for(timeout=TIMEOUT_MS)
-        for i in range(3):
+        for _, a in waiting:
+            a.bring_to_front()
+            a.get_by_role("button", name="Prepare the PDF").click()
+        for i in range(5):
             b.bring_to_front()
             with b.expect_download(timeout=TIMEOUT_MS) as info:
                 b.get_by_role("button", name="Download").nth(i % 3).click()
             assert info.value.path().stat().st_size > 100  # completed, not cancelled
-            b.wait_for_timeout(1500)
+            b.wait_for_timeout(700)
     finally:
-        ctx_a.close()
+        for ctx, _ in waiting:
+            ctx.close()
         ctx_b.close()
