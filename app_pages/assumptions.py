@@ -49,7 +49,8 @@ def _frame(field: str, items, lookup, bounds) -> pd.DataFrame:
             ref = cat.references[quantity.source]
             rows.append({
                 "item": item, "quantity": q, "value": float(value), "default": quantity.typical,
-                "low": quantity.lo, "high": quantity.hi, "source": ref.title, "kind": t(f"kind.{ref.kind}"),
+                "low": quantity.lo, "high": quantity.hi, "source": labels.reference_title(t, ref),
+                "kind": t(f"kind.{ref.kind}"),
                 "as_of": quantity.as_of, "edited": item in current and q in current[item],
             })
     return pd.DataFrame(rows)

@@ -60,6 +60,7 @@ class Reference(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     kind: Literal["measurement", "datasheet", "market", "standard", "assumption", "seed-claim"]
     title: str
+    title_zh: str = ""  # Chinese rendering of ``title`` (same numbers, cited names verbatim)
     url: str = ""
 
 

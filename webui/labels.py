@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from costmodel import breakeven
-from costmodel.catalog import load_catalog
+from costmodel.catalog import Reference, load_catalog
 from costmodel.errors import MAX_SHOWN_PROBLEMS, ScenarioError
 from costmodel.tco import CATEGORIES
 
@@ -90,6 +90,12 @@ def price_book_name(t: Translator, book_id: str) -> str:
     except Exception:  # a sales book's id: its own name is shown by the caller
         return book_id
     return book.name_zh if t.lang == "zh" and book.name_zh else book.name
+
+
+def reference_title(t: Translator, ref: Reference) -> str:
+    """A source's description in the page's language: ``title_zh`` in Chinese (the English ``title``
+    when a reference has none), ``title`` otherwise."""
+    return ref.title_zh if t.lang == "zh" and ref.title_zh else ref.title
 
 
 def claim_why(t: Translator, parts: list[dict]) -> str:

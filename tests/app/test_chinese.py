@@ -70,13 +70,7 @@ def _page_texts(at) -> dict[str, list[str]]:
     return texts
 
 
-SOURCES_IN_ENGLISH = pytest.mark.xfail(strict=True, reason=(
-    "the Source column shows costmodel/data/references.yaml's English descriptions (no Chinese text there); "
-    "app_pages/assumptions.py needs a zh field to show"))
-
-
-@pytest.mark.parametrize("page", [pytest.param(p, marks=SOURCES_IN_ENGLISH) if p == "assumptions" else p
-                                  for p in PAGES])
+@pytest.mark.parametrize("page", PAGES)
 def test_tables_widgets_and_charts_of_a_chinese_page_have_no_stray_english(page):
     at = open_page(page, "zh", p="seed-intro-32xA100")
     stray = {}
