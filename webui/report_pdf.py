@@ -110,7 +110,7 @@ def _source(t: Translator, cat, qty, book_label: str) -> str:
     ref = cat.references[qty.source]
     if ref.kind == "assumption":
         return t("rpt.src_assumption")
-    return ref.title
+    return labels.reference_title(t, ref)  # the Chinese description in a Chinese report
 
 
 def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
