@@ -171,6 +171,7 @@ def restore() -> None:
         if not (_session_live() and accounts.exists(config.users_file(), user)):
             log.info("sales session of %s ended", user)
             sign_out(revoke=False)
+            st.session_state.pop(KEY_LEAVE, None)  # no reload: the message must stay in view; state is cleared
             st.session_state[KEY_REFUSED] = "sess.ended"
         return
     if st.session_state.get(KEY_COOKIE_READ):
