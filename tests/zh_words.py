@@ -1,5 +1,5 @@
 """The Latin-script words a Chinese page may show (an allow-list with reasons), shared by the
-browser walk (tests/e2e/test_chinese.py) and the AppTest checks (tests/app/test_chinese.py)."""
+browser walk (tests/e2e/test_chinese_browser.py) and the AppTest checks (tests/app/test_chinese.py)."""
 
 from __future__ import annotations
 

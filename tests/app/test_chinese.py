@@ -1,4 +1,4 @@
-"""Chinese throughout, page by page in AppTest (fast; the browser walk is tests/e2e/test_chinese.py):
+"""Chinese throughout, page by page in AppTest (fast; the browser walk is tests/e2e/test_chinese_browser.py):
 the tables, widget labels, options and help texts and every chart text carry no stray English, money
 axes count in 万 / 亿, and the Method page's claims table has plain numbers and every verdict."""
 
