@@ -32,3 +32,15 @@ def assert_same_results(got: dict, made: dict) -> None:
 def v1_file(name: str) -> bytes:
     """The bytes of an exported format-1 file by its manifest name."""
     return (V1 / MANIFEST["exports"][name]["file"]).read_bytes()
+
+
+def restore_v1_store(path: Path) -> Path:
+    """The format-1 store (kept as SQLite's text dump, ``store.sql``) restored into a new SQLite file."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    try:
+        con.executescript((V1 / "store.sql").read_text(encoding="utf-8"))
+    finally:
+        con.close()
+    return path

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 from apptest_helpers import keyed, open_page
-from format_fixtures import MANIFEST, V1, v1_file
+from format_fixtures import MANIFEST, restore_v1_store, v1_file
 
 import costmodel
 import store
@@ -48,8 +47,7 @@ def db() -> store.Store:
 def old_rows(db, tmp_path_factory) -> dict:
     """The v1 store's scenario, versions and read-only token, copied row for row into the app's store
     (documents, format NULL and summary NULL as they were written), owned by this module's user."""
-    path = tmp_path_factory.mktemp("v1") / "store.db"
-    shutil.copyfile(V1 / "store.db", path)
+    path = restore_v1_store(tmp_path_factory.mktemp("v1") / "store.db")
     old = store.open_store(f"sqlite:///{path}")
     made = MANIFEST["store"]
     sid = made["share_token"]["scenario_id"]

@@ -6,12 +6,11 @@ which figures the current model changed."""
 from __future__ import annotations
 
 import json
-import shutil
 
 import pytest
 import sqlalchemy as sa
 from format_fixtures import MANIFEST as ALL
-from format_fixtures import V1, assert_same_results
+from format_fixtures import assert_same_results, restore_v1_store
 from format_fixtures import figures as _figures
 
 from costmodel import formats
@@ -26,8 +25,7 @@ OWNER = MANIFEST["owner"]
 @pytest.fixture
 def old_store(tmp_path):
     """A copy of the format-1 store file, opened (and so migrated) with today's code."""
-    path = tmp_path / "store.db"
-    shutil.copyfile(V1 / MANIFEST["file"], path)
+    path = restore_v1_store(tmp_path / "store.db")
     db = open_store(f"sqlite:///{path}")
     yield db
     db.engine.dispose()

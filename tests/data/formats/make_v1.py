@@ -3,7 +3,7 @@
 Run from a worktree of that commit (its code, not today's):
     git worktree add /tmp/v1 45aa0b2 && ln -s /work/main/.venv /tmp/v1/.venv
     cd /tmp/v1 && .venv/bin/python /work/main/tests/data/formats/make_v1.py /work/main/tests/data/formats/v1
-Writes ``<name>.json`` exports, ``store.db`` (a SQLite store with saved versions, a price book and a
+Writes ``<name>.json`` exports, ``store.sql`` (the text dump of a SQLite store with saved versions, a price book and a
 read-only token) and ``manifest.json``: per fixture, its share link and the TCO per fabric [currency]
 and days per run [days] that this code computed. Not run by the tests; kept to show how they were made.
 """
@@ -80,13 +80,21 @@ def main(out: Path) -> None:
     book = db.save_price_book(owner, cases["blank-fabrics-book"][1].custom_price_book)
     token = db.create_share_token(owner, quoted.scenario_id)
     manifest["store"] = {
-        "file": "store.db", "owner": owner, "price_book": book.id,
+        "file": "store.sql", "owner": owner, "price_book": book.id,
         "versions": [{"scenario_id": v.scenario_id, "version": v.version, "sha256": v.sha256,
                       "results": _figures(v.scenario())} for v in (first, second, quoted)],
         "share_token": {"token": token, "scenario_id": quoted.scenario_id,
                         "results": _figures(db.open_share_token(token).scenario())}}
     db.engine.dispose()
-    for extra in ("store.db-wal", "store.db-shm"):
+    import sqlite3  # keep the store as SQLite's text dump: no database file in the repository
+
+    con = sqlite3.connect(db_path)
+    dump = "\n".join(con.iterdump()) + "\n"
+    con.close()
+    (out / "store.sql").write_text("-- The format-1 store made by 45aa0b2's code (this script), as SQLite's own dump:\n"
+                                   "-- text, not a database file; tests/format_fixtures.py restores it.\n" + dump,
+                                   encoding="utf-8")
+    for extra in ("store.db", "store.db-wal", "store.db-shm"):
         (out / extra).unlink(missing_ok=True)
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     shutil.rmtree(out / "__pycache__", ignore_errors=True)
