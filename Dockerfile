@@ -47,8 +47,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HOME=/tmp
 
 ARG DEBIAN_FRONTEND=noninteractive
-# chromium + fonts-noto-cjk: the PDF report (Playwright and kaleido drive /usr/bin/chromium);
-# libatomic1: Playwright's bundled Node (the driver behind every PDF) does not start without it;
+# chromium + fonts-noto-cjk: the PDF report (webui/cdp.py drives /usr/bin/chromium over its pipe);
+# util-linux (essential, already there) gives chrt: Chromium prints under SCHED_IDLE;
 # tini: PID 1 that forwards signals and reaps Chromium's orphaned children;
 # ca-certificates: TLS to a managed PostgreSQL (sslmode=verify-full with the system roots).
 # Size: no documentation, manual pages or message catalogues (the copyright files stay), and
@@ -59,7 +59,7 @@ RUN printf '%s\n' 'path-exclude=/usr/share/doc/*' 'path-include=/usr/share/doc/*
       'path-exclude=/usr/share/man/*' 'path-exclude=/usr/share/info/*' 'path-exclude=/usr/share/locale/*' \
       'path-exclude=/usr/share/lintian/*' > /etc/dpkg/dpkg.cfg.d/01-fabric-tco-slim \
  && apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-noto-cjk libatomic1 tini ca-certificates \
+ && apt-get install -y --no-install-recommends chromium fonts-noto-cjk tini ca-certificates \
  && dpkg --purge --force-depends libgl1-mesa-dri libllvm15 libz3-4 \
  && apt-get clean \
  && rm -rf /var/lib/apt/lists/* /var/cache/apt/* /var/cache/debconf/*-old /var/log/apt /var/log/dpkg.log \

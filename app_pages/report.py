@@ -25,7 +25,7 @@ from webui.text import md_escape
 from webui.titles import file_stem, scenario_title
 
 KEY_JOB = "report_pdf_job"
-POLL_S = 2.0  # how often a waiting page asks the queue for news [s]
+POLL_NEAR_S, POLL_FAR_S = pdf_service.LIMITS["poll_s"]  # how often a waiting page asks for news [s]
 
 # the PDF is built on the service's thread, without the session: capture what it needs now
 t = session.translator()
@@ -72,15 +72,23 @@ def _cancel(job_id: str) -> None:
     st.session_state.pop(KEY_JOB, None)
 
 
+def _poll_s(j: pdf_service.Job | None) -> float | None:
+    """Seconds between a waiting page's questions: often when next or printing, less often further back."""
+    if j is None or not j.pending:
+        return None
+    return POLL_NEAR_S if service.ahead(j) <= 1 else POLL_FAR_S
+
+
 job = service.job(st.session_state.get(KEY_JOB))
+poll_s = _poll_s(job)
 
 
-@st.fragment(run_every=POLL_S if job is not None and job.pending else None)
+@st.fragment(run_every=poll_s)
 def pdf_box() -> None:
     """The PDF card: a button, the place in the queue while waiting, then the download."""
     current = service.job(st.session_state.get(KEY_JOB))
-    if job is not None and job.pending and (current is None or not current.pending):
-        st.rerun()  # finished (or gone): redraw the page without polling
+    if poll_s is not None and _poll_s(current) != poll_s:
+        st.rerun()  # finished, gone or moved up: redraw the page (it stops polling or polls faster)
     st.markdown(f"**{t('report.pdf')}**")
     st.caption(t("report.pdf_help"))
     if current is not None and current.pending:

@@ -3,17 +3,18 @@
 Printing a report costs seconds of CPU and a few hundred MiB in Chromium, so the app never starts
 a browser per request. Jobs wait in one queue per process and are run by ``workers`` threads
 (default 1: the container has 2 cores, the other one serves pages and the XLSX/CSV downloads).
-Each worker owns one Chromium (Playwright's sync objects belong to the thread that started them),
-started on its first job, reused for every later job (a fresh context and page per job, closed
-after it) and restarted when it has died. The same Chromium draws the charts (plotly.js, see
+Each worker owns one Chromium, driven over its DevTools pipe (:mod:`webui.cdp`: no Node driver),
+started on its first job, reused for every later job (a fresh browser context per job, disposed
+after it), restarted when it has died and, after a job, when its processes hold more than
+``chromium_restart_mib``. The same Chromium draws the charts (plotly.js, see
 :mod:`webui.report_pdf`): no second browser.
 
-Limits, so a few sessions cannot take the server down (environment variables in brackets):
-at most ``max_jobs`` jobs queued or running [``FABRIC_TCO_PDF_MAX_JOBS``, default 12], at most
-``per_session`` of them from one session [1], ``workers`` threads [``FABRIC_TCO_PDF_WORKERS``, 1].
-A finished PDF is kept ``keep_s`` seconds (600) for its session to download, then dropped.
+Limits, so a few sessions cannot take the server down, come from ``pdf_service.yaml`` (with their
+reasons); two can be set per deployment: ``FABRIC_TCO_PDF_MAX_JOBS`` (jobs queued or running, all
+sessions) and ``FABRIC_TCO_PDF_WORKERS``. One session has at most ``per_session`` jobs in flight; a
+finished PDF is kept ``keep_s`` seconds for its session to download, then dropped.
 
-Workers run ``nice`` (10) steps below the server's priority, and so do the Chromiums they start:
+Workers run ``nice`` steps below the server's priority and their Chromiums under ``SCHED_IDLE``:
 when the CPU is short, pages and the Excel/CSV downloads of other sessions go first.
 """
 
@@ -28,12 +29,17 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from . import cdp
 
 log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 CHARTS_FLAG = "__chartsDone"  # set by the report's script once every chart is drawn
-CHART_TIMEOUT_MS = 60_000
+LIMITS: dict = yaml.safe_load((Path(__file__).with_name("pdf_service.yaml")).read_text(encoding="utf-8"))["pdf_service"]
 
 
 class QueueFullError(Exception):
@@ -66,66 +72,63 @@ class Job:
 
 
 class Printer:
-    """One Chromium for the calling thread: started lazily, reused, restarted after a crash."""
+    """One Chromium for the calling thread: started lazily, reused, restarted after a crash or growth.
 
-    def __init__(self, executable: str | None = None, flags: list[str] | None = None):
+    Chromium is driven over its DevTools pipe (:mod:`webui.cdp`), without Playwright's Node driver.
+    After a job, a Chromium whose processes hold more than ``restart_mib`` MiB (PSS) is closed; the
+    next job starts a fresh one.
+    """
+
+    def __init__(self, executable: str | None = None, flags: list[str] | None = None,
+                 restart_mib: float | None = None, chart_timeout_s: float | None = None):
         from .report_pdf import CHROMIUM, FLAGS
 
         self.executable = executable or CHROMIUM
         self.flags = flags or FLAGS
-        self._playwright = None
-        self._browser = None
-        self.launches = 0  # how many Chromiums this printer has started (1 unless one died)
+        self.restart_mib = LIMITS["chromium_restart_mib"] if restart_mib is None else restart_mib
+        self.chart_timeout_s = LIMITS["chart_timeout_s"] if chart_timeout_s is None else chart_timeout_s
+        self._chromium: cdp.Chromium | None = None
+        self.launches = 0  # how many Chromiums this printer has started
+        self.restarts = 0  # how many of them were closed for holding more than restart_mib
 
-    def _ensure(self):
-        if self._browser is not None and self._browser.is_connected():
-            return self._browser
-        if self._playwright is None:
-            from playwright.sync_api import sync_playwright
-
-            self._playwright = sync_playwright().start()
-        self._browser = self._playwright.chromium.launch(executable_path=self.executable, args=self.flags)
+    def _ensure(self) -> cdp.Chromium:
+        if self._chromium is not None and self._chromium.alive():
+            return self._chromium
+        if self._chromium is not None:
+            self._chromium.close()
+        self._chromium = cdp.Chromium(self.executable, self.flags, idle=LIMITS["chromium_sched_idle"])
         self.launches += 1
-        return self._browser
+        return self._chromium
+
+    @property
+    def pid(self) -> int | None:
+        """The running Chromium's process id (None before the first job)."""
+        return self._chromium.pid if self._chromium is not None and self._chromium.alive() else None
 
     def print(self, document: str) -> bytes:
         """``document`` (HTML) printed to A4 PDF bytes; one retry on a fresh Chromium if it died."""
+        flag = CHARTS_FLAG if CHARTS_FLAG in document else None
         for attempt in (1, 2):
-            browser = self._ensure()
-            context = None
+            chromium = self._ensure()
             try:
-                context = browser.new_context()
-                page = context.new_page()
-                page.set_content(document, wait_until="load")
-                if CHARTS_FLAG in document:
-                    page.wait_for_function(f"window.{CHARTS_FLAG} === true || window.__chartsError !== undefined",
-                                           timeout=CHART_TIMEOUT_MS)
-                    error = page.evaluate("window.__chartsError")
-                    if error:
-                        raise RuntimeError(f"charts could not be drawn: {error}")
-                return page.pdf(format="A4", print_background=True)
-            except Exception:
-                if browser.is_connected() or attempt == 2:
+                pdf = cdp.print_pdf(chromium, document, flag, int(self.chart_timeout_s * 1000))
+            except (cdp.ChromiumGoneError, TimeoutError):
+                if attempt == 2:
                     raise
-                log.warning("Chromium died while printing; starting a new one")
-                self._browser = None
-            finally:
-                if context is not None:
-                    try:
-                        context.close()
-                    except Exception as exc:  # the browser is gone: nothing left to close
-                        log.debug("closing a context of a dead browser: %s", exc)
+                log.warning("Chromium died or hung while printing; starting a new one")
+                chromium.process.kill()
+                continue
+            if memory_mib(chromium.pid) > self.restart_mib:
+                log.info("Chromium holds more than %s MiB after a job: restarting it", self.restart_mib)
+                self.close()
+                self.restarts += 1
+            return pdf
         raise AssertionError("unreachable")
 
     def close(self) -> None:
-        try:
-            if self._browser is not None:
-                self._browser.close()
-        finally:
-            self._browser = None
-            if self._playwright is not None:
-                self._playwright.stop()
-                self._playwright = None
+        if self._chromium is not None:
+            chromium, self._chromium = self._chromium, None
+            chromium.close()
 
     def __enter__(self) -> Printer:
         return self
@@ -134,11 +137,35 @@ class Printer:
         self.close()
 
 
+def memory_mib(pid: int) -> float:
+    """Proportional set size (PSS) of process ``pid`` and its descendants, MiB (Linux ``/proc``)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(stat.parent.name))
+    total_kib, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        todo += children.get(p, [])
+        try:
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total_kib += int(line.split()[1])
+                    break
+        except OSError:
+            continue
+    return total_kib / 1024
+
+
 class PdfService:
     """A bounded queue of PDF jobs printed by ``workers`` threads, each with its own Chromium."""
 
-    def __init__(self, workers: int = 1, max_jobs: int = 12, per_session: int = 1, keep_s: float = 600.0,
-                 nice: int = 10, printer_factory: Callable[[], Printer] = Printer):
+    def __init__(self, workers: int = LIMITS["workers"], max_jobs: int = LIMITS["max_jobs"],
+                 per_session: int = LIMITS["per_session"], keep_s: float = LIMITS["keep_s"],
+                 nice: int = LIMITS["nice"], printer_factory: Callable[[], Printer] = Printer):
         if workers < 1 or max_jobs < workers or per_session < 1:
             raise ValueError("workers ≥ 1, max_jobs ≥ workers and per_session ≥ 1")
         self.workers, self.max_jobs, self.per_session, self.keep_s = workers, max_jobs, per_session, keep_s
@@ -289,6 +316,6 @@ def service() -> PdfService:
     global _service
     with _service_lock:
         if _service is None:
-            _service = PdfService(workers=_env_int("FABRIC_TCO_PDF_WORKERS", 1, 1, 8),
-                                  max_jobs=_env_int("FABRIC_TCO_PDF_MAX_JOBS", 12, 1, 200))
+            _service = PdfService(workers=_env_int("FABRIC_TCO_PDF_WORKERS", LIMITS["workers"], 1, 8),
+                                  max_jobs=_env_int("FABRIC_TCO_PDF_MAX_JOBS", LIMITS["max_jobs"], 1, 200))
         return _service

@@ -1,7 +1,7 @@
 """The PDF report (A4, English or Chinese): cover, executive summary, charts, yearly cash flows,
 assumptions with sources, a short method, the article's claims beside the model, a disclaimer.
 
-Built as HTML and printed by Debian's Chromium (Playwright, ``/usr/bin/chromium``). The charts
+Built as HTML and printed by Debian's Chromium (``/usr/bin/chromium``, over its DevTools pipe). The charts
 are the app's plotly figures, drawn to SVG by plotly.js (from the plotly package, inlined: no
 network) inside that same Chromium just before printing, so one Chromium does all the work and
 the charts stay vector. Chromium embeds the fonts it uses (Noto Sans CJK for Chinese). User text
@@ -36,8 +36,13 @@ from .money import Money
 from .titles import scenario_title
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
+# headless printing on a server: no GPU, no sandbox (the container is the boundary; Chromium's
+# sandbox needs user namespaces), /tmp instead of a small /dev/shm, no background traffic, no
+# throttling of the page's chart drawing, sRGB colours as on screen
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
+         "--disable-default-apps", "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+         "--hide-scrollbars", "--mute-audio", "--force-color-profile=srgb"]
 CSS = """
 @page { size: A4; margin: 16mm 14mm; }
 body { font-family: "Noto Sans CJK SC", "Noto Sans", "DejaVu Sans", sans-serif; font-size: 10pt; color: #1F2933; }
