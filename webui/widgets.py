@@ -160,8 +160,9 @@ def choice(t, path: str, options: list, *, labels=None, horizontal: bool = False
 
 
 def toggle(t, path: str) -> None:
-    st.toggle(t(f"field.{path}"), value=bool(get(session.scenario(), path)), key=key_of(path),
-              on_change=on_change, args=(path,), help=_help(t, path))
+    wkey = key_of(path)  # passed along: a change in the same run may start a new revision first
+    st.toggle(t(f"field.{path}"), value=bool(get(session.scenario(), path)), key=wkey,
+              on_change=on_change, args=(path, wkey), help=_help(t, path))
     show_error(path)
 
 
