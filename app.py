@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import keys, labels, recomputed, session, share, storage, titles, widgets
+from webui import keys, labels, recomputed, session, share, storage, titles
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -43,8 +43,7 @@ def _on_preset(key: str) -> None:
     chosen = st.session_state[key]
     if chosen not in share.preset_ids():  # never a label: keys.label_key keeps labels from coming back
         return
-    session.load_preset(chosen)
-    widgets.reset_widgets()
+    session.load_preset(chosen)  # a new scenario revision: every widget shows its values
 
 
 def _preset_label(pid: str) -> str:
@@ -69,11 +68,10 @@ with st.sidebar:
             del st.session_state[session.KEY_LINK_ERROR]
             st.rerun()
     ids = share.preset_ids()
-    preset_key = keys.label_key("sb_preset", [_preset_label(i) for i in ids])
-    st.session_state.setdefault(preset_key, session.preset())
-    if st.session_state[preset_key] != session.preset():
-        st.session_state[preset_key] = session.preset()
+    # keyed by the scenario's revision: a load or an import shows its preset without a re-sync
+    preset_key = keys.label_key(session.widget_key("sb_preset"), [_preset_label(i) for i in ids])
     st.selectbox(t("app.preset"), ids, format_func=_preset_label, key=preset_key, on_change=_on_preset,
+                 index=ids.index(session.preset()) if session.preset() in ids else 0,
                  args=(preset_key,), help=t("app.preset_help"))
     origin = storage.origin()
     if origin and not shared:  # loaded from the store: say which version, and whether it changed since

@@ -13,8 +13,7 @@ from costmodel import price_books
 from costmodel.catalog import load_catalog
 from costmodel.errors import ScenarioError
 from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
-from costmodel.validation import validate_scenario
-from webui import labels, quote, session, widgets
+from webui import labels, quote, session
 from webui.text import md_escape
 
 t = session.translator()
@@ -66,10 +65,8 @@ def _overrides_from(edited: pd.DataFrame) -> dict:
 
 
 def _apply(field: str, table: dict) -> None:
-    data = scenario.model_dump(mode="json")
-    data["overrides"][field] = table
     try:
-        session.set_scenario(validate_scenario(data))
+        session.change(f"overrides.{field}", table)
         st.session_state.pop(f"assume_err_{field}", None)
     except ScenarioError as exc:
         st.session_state[f"assume_err_{field}"] = labels.error_text(t, exc)
@@ -85,7 +82,8 @@ for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), stri
         ids = [*items]
         shown = df.assign(quantity=[t.get(f"q.{q}", q) for q in df["quantity"]])
         edited = st.data_editor(
-            shown, key=f"assume_{key}", hide_index=True, width="stretch", disabled=[c for c in shown if c != "value"],
+            shown, key=session.widget_key(f"assume_{key}"), hide_index=True, width="stretch",
+            disabled=[c for c in shown if c != "value"],
             height=min(38 + 35 * len(shown), 720),
             column_config={
                 "item": st.column_config.TextColumn(t("assumptions.col_item")),
@@ -113,15 +111,11 @@ for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), stri
         err = st.session_state.pop(f"assume_err_{field}", None)  # shown once
         if err:
             st.error(t("assumptions.invalid", error=md_escape(err)), icon="⚠️")
-            st.session_state.pop(f"assume_{key}", None)  # the table shows the values in use again
+            session.refresh()  # a new revision: the table shows the values in use again
 
 if st.button(t("assumptions.reset"), icon=":material/restart_alt:", key="assume_reset",
              disabled=scenario.overrides.is_empty()):
-    data = scenario.model_dump(mode="json")
-    data["overrides"] = {}
-    session.set_scenario(validate_scenario(data))
+    session.replace(scenario.with_change("overrides", {}).scenario)  # a new revision: every table anew
     for key in TABLES:
-        st.session_state.pop(f"assume_{key}", None)
         st.session_state.pop(f"assume_err_{TABLES[key][0]}", None)
-    widgets.reset_widgets()
     st.rerun()

@@ -5,7 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from costmodel.catalog import load_catalog
-from webui import keys, quote, session, titles, widgets
+from costmodel.cluster_hour import default_value_of_cluster_hour
+from webui import keys, labels, quote, session, titles, widgets
 
 t = session.translator()
 cat = load_catalog()
@@ -21,15 +22,15 @@ with st.container(border=True):
     top = st.columns([3, 2])
     with top[0]:
         shown_name = titles.display_name(scenario, session.preset(), t)  # a preset's name in this language
-        name_key = keys.label_key("w.name", [shown_name])
+        name_key = keys.label_key(widgets.key_of("name"), [shown_name])
         st.text_input(t("field.name"), value=shown_name, max_chars=200, key=name_key,
                       on_change=widgets.on_change, args=("name", name_key))
     with top[1]:
         widgets.choice(t, "scope", ["cluster", "fabric"], horizontal=True)
     top = st.columns([3, 2])
     with top[0]:
-        fabric_names = {fid: (f.name_zh if t.lang == "zh" else f.name) for fid, f in cat.fabrics.items()}
-        fabrics_key = keys.label_key("w.fabrics", [fabric_names[f] for f in cat.fabrics])
+        fabric_names = labels.fabric_names(t)
+        fabrics_key = keys.label_key(widgets.key_of("fabrics"), [fabric_names[f] for f in cat.fabrics])
         st.multiselect(t("field.fabrics"), list(cat.fabrics), default=scenario.fabrics, key=fabrics_key,
                        format_func=fabric_names.get, on_change=widgets.on_change, args=("fabrics", fabrics_key),
                        max_selections=12, help=t("help.fabrics"))
@@ -81,9 +82,7 @@ with left, st.container(border=True):
     widgets.number(t, "operations.maintenance_frac_per_year", digits=3, step=0.005)
     widgets.number(t, "operations.checkpoint_write_gbs_per_node", digits=2)
     widgets.number(t, "operations.restart_minutes", digits=1)
-    rental = scenario.overrides.gpu_prices.get(scenario.cluster.gpu, {}).get(
-        "rental_per_gpu_hour", gpu_prices.rental_per_gpu_hour.typical)  # an Assumptions edit wins
-    vch = rental * scenario.cluster.nodes * (scenario.cluster.gpus_per_node or gpu.default_gpus_per_node.typical)
+    vch = default_value_of_cluster_hour(scenario, book, cat)  # at the prices this viewer may see
     widgets.number(t, "operations.value_of_cluster_hour", placeholder_value=round(vch, 2), digits=2, step=10)
 
 with middle, st.container(border=True):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import streamlit as st
 
 from costmodel.catalog import load_catalog
-from costmodel.timeline import crossovers, monthly_cumulative
+from costmodel.formatting import format_percent_sig, format_ratio
+from costmodel.timeline import cumulative
 from webui import charts, compute, keys, labels, session, titles
 from webui.i18n import fmt_number
 from webui.text import md_escape
@@ -15,10 +16,10 @@ money = session.money()
 scenario = session.scenario()
 res = compute.evaluate(compute.key(scenario), _scenario=scenario)
 cat = load_catalog()
-fabrics = res["fabrics"]
-names = {f["id"]: (f["name_zh"] if t.lang == "zh" else f["name"]) for f in fabrics}
-families = {f["id"]: f["family"] for f in fabrics}
-base = next(f for f in fabrics if f["id"] == res["baseline"])
+fabrics = res.fabrics
+names = labels.fabric_names(t)
+families = {f.id: f.family for f in fabrics}
+base = res.fabric(res.baseline)
 L = labels.chart_labels(t)
 
 st.title(t("compare.title"))
@@ -26,9 +27,9 @@ st.caption(
     t(
         "compare.subtitle",
         name=md_escape(titles.scenario_title(scenario, session.preset(), t)),  # "(modified)" once changed
-        scope=t(f"opt.scope.{res['scope']}"),
-        years=res["horizon_years"],
-        book=md_escape(labels.price_book_name(t, res["price_book"])),
+        scope=t(f"opt.scope.{res.scope}"),
+        years=res.horizon_years,
+        book=md_escape(labels.price_book_name(t, res.price_book)),
         currency=money.currency,
         model_currency=money.model_currency,
         rate=f"{money.rate:g}",
@@ -36,43 +37,44 @@ st.caption(
 )
 
 for f in fabrics:
-    if not f["fits_plan"]:
-        st.warning(t("compare.no_fit", fabric=names[f["id"]], load=f"{f['plan_load']:.0%}"), icon="⏱️")
+    if not f.fits_plan:
+        st.warning(t("compare.no_fit", fabric=names[f.id], load=f"{f.metrics['plan_load']:.0%}"), icon="⏱️")
 
 # --- KPI cards
 cols = st.columns(len(fabrics))
 for col, f in zip(cols, fabrics, strict=True):
     with col, st.container(border=True):
-        is_base = f["id"] == res["baseline"]
-        st.markdown(f"**{names[f['id']]}**" + (f" · {t('compare.baseline')}" if is_base else ""))
+        is_base = f.id == res.baseline
+        m = f.metrics
+        st.markdown(f"**{names[f.id]}**" + (f" · {t('compare.baseline')}" if is_base else ""))
         st.metric(
-            t("kpi.tco", years=res["horizon_years"]),
-            money.short(f["tco_total"]),
-            delta=None if is_base else money.delta(f["delta_vs_baseline"]),
+            t("kpi.tco", years=res.horizon_years),
+            money.short(f.tco_total),
+            delta=None if is_base else money.delta(f.delta_vs_baseline),
             delta_color="inverse",
-            help=money(f["tco_total"]),
+            help=money(f.tco_total),
         )
         rows = {
-            t("kpi.ratio"): "—" if f["ratio_vs_baseline"] is None else f"{f['ratio_vs_baseline']:.3f}×",
-            t("kpi.npv"): money.short(f["npv"]),
-            t("kpi.payback"): "—" if f["payback_years"] is None else t("kpi.years", n=f"{f['payback_years']:.1f}"),
-            t("kpi.run_days"): fmt_number(f["run_days"], 1),
-            t("kpi.gpu_util"): f"{f['gpu_utilization']:.1%}",
-            t("kpi.interruptions"): fmt_number(f["interruptions_per_year"], 1),
-            t("kpi.cpu"): f"{f['cpu_overhead_share']:.2%}",
-            t("kpi.cost_per_run"): money.short(f["cost_per_run"]),
+            t("kpi.ratio"): format_ratio(f.ratio_vs_baseline),
+            t("kpi.npv"): money.short(f.npv),
+            t("kpi.payback"): "—" if f.payback_years is None else t("kpi.years", n=f"{f.payback_years:.1f}"),
+            t("kpi.run_days"): fmt_number(m["run_days"], 1),
+            t("kpi.gpu_util"): f"{m['gpu_utilization']:.1%}",
+            t("kpi.interruptions"): fmt_number(m["interruptions_per_year"], 1),
+            t("kpi.cpu"): f"{m['cpu_overhead_share']:.2%}",
+            t("kpi.cost_per_run"): money.short(m["cost_per_run"]),
         }
         # one Markdown element per card: far cheaper to send on every rerun than a table
         st.markdown("  \n".join(f"{k}: **{v}**" for k, v in rows.items()))
 
 # --- recommendation
-rec = res["recommendation"]
+rec = res.recommendation
 with st.container(border=True):
     st.subheader(t("compare.recommendation"))
     a, b = st.columns(2)
-    a.metric(t("compare.rule"), names.get(rec["rule"], "—") if rec["rule"] else "—", help=t("compare.rule_help"))
-    b.metric(t("compare.cost_optimal"), names[rec["cost_optimal"]], help=t(f"compare.metric_{rec['metric']}"))
-    for rc in rec["reason_codes"]:
+    a.metric(t("compare.rule"), names.get(rec.rule, "—") if rec.rule else "—", help=t("compare.rule_help"))
+    b.metric(t("compare.cost_optimal"), names[rec.cost_optimal], help=t(f"compare.metric_{rec.metric}"))
+    for rc in rec.reason_codes:
         st.markdown(f"- {md_escape(labels.reason(t, rc, money))}")
 
 # --- charts
@@ -87,37 +89,32 @@ def charts_section() -> None:
             charts.lite(charts.breakdown_bar, res, L, show, money.rate), key="chart_breakdown", width="stretch"
         )
     with right:
-        months, curves = monthly_cumulative(res)
-        crossings = [
-            (base["id"], f["id"], m, c)
-            for f in fabrics
-            if f["id"] != base["id"]
-            for m, c in crossovers(months, curves[base["id"]], curves[f["id"]])
-        ]
+        cum = cumulative(res)
         st.plotly_chart(
-            charts.lite(charts.cumulative_cost, months, curves, crossings, names, families, L, show, money.rate),
+            charts.lite(charts.cumulative_cost, cum.months, cum.curves, cum.crossings, names, families, L, show,
+                        money.rate),
             key="chart_cumulative",
             width="stretch",
         )
-        for a, b, m, _ in crossings:
-            st.caption(t("compare.crossing", a=names[a], b=names[b], month=f"{m:.1f}"))
+        for c in cum.crossings:
+            st.caption(t("compare.crossing", a=names[c.a], b=names[c.b], month=f"{c.month:.1f}"))
 
 
 @st.fragment
 def waterfall_section() -> None:
-    others = [f["id"] for f in fabrics if f["id"] != base["id"]]
+    others = [f.id for f in fabrics if f.id != base.id]
     if not others:
         return
-    default = rec["cost_optimal"] if rec["cost_optimal"] in others else others[0]
+    default = rec.cost_optimal if rec.cost_optimal in others else others[0]
     choice = keys.selectbox(st, t("compare.waterfall"), others, name="compare_waterfall_fabric",
                             index=others.index(default), format_func=names.get)
-    chosen = next(f for f in fabrics if f["id"] == choice)
+    chosen = res.fabric(choice)
     st.plotly_chart(
         charts.lite(
             charts.savings_waterfall,
-            base["breakdown"],
-            chosen["breakdown"],
-            names[base["id"]],
+            base.breakdown,
+            chosen.breakdown,
+            names[base.id],
             names[choice],
             L,
             show,
@@ -135,19 +132,19 @@ waterfall_section()
 st.subheader(t("compare.specs"))
 spec_rows = []
 for f in fabrics:
-    spec = cat.fabrics[f["id"]]
+    spec, m = cat.fabrics[f.id], f.metrics
     spec_rows.append(
         {
-            t("spec.fabric"): md_escape(names[f["id"]]),
-            t("spec.nic_gbps"): fmt_number(f["nic_gbps"]),
-            t("spec.busbw"): fmt_number(f["allreduce_busbw_gbs"], 1),
-            t("spec.latency"): fmt_number(f["latency_us"], 1),
-            t("spec.cpu"): f"{f['cpu_overhead_share']:.2%}",
-            t("spec.loss"): f"{100 * spec.loss_rate.typical:.2g} %" if spec.loss_rate.typical else "0",
-            t("spec.switches"): fmt_number(f["switches"]),
-            t("spec.tiers"): fmt_number(f["tiers"]),
-            t("spec.step"): fmt_number(f["step_time_s"], 2),
-            t("spec.goodput"): f"{f['goodput']:.2%}",
+            t("spec.fabric"): md_escape(names[f.id]),
+            t("spec.nic_gbps"): fmt_number(m["nic_gbps"]),
+            t("spec.busbw"): fmt_number(m["allreduce_busbw_gbs"], 1),
+            t("spec.latency"): fmt_number(m["latency_us"], 1),
+            t("spec.cpu"): f"{m['cpu_overhead_share']:.2%}",
+            t("spec.loss"): format_percent_sig(spec.loss_rate.typical),
+            t("spec.switches"): fmt_number(m["switches"]),
+            t("spec.tiers"): fmt_number(m["tiers"]),
+            t("spec.step"): fmt_number(m["step_time_s"], 2),
+            t("spec.goodput"): f"{m['goodput']:.2%}",
         }
     )
 # a Markdown table: the page reruns on every change, and a small table needs no Arrow round trip

@@ -13,10 +13,11 @@ import streamlit as st
 
 from costmodel.catalog import load_catalog
 from costmodel.errors import ScenarioError
+from costmodel.results import differences
 from costmodel.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
 from costmodel.validation import validate_price_book
 from store import documents
-from webui import compute, keys, labels, notices, session, storage, widgets
+from webui import compute, keys, labels, notices, session, storage
 from webui.text import md_escape
 
 t = session.translator()
@@ -122,11 +123,11 @@ if book is not None:
     r_book = compute.evaluate(compute.key(with_book), _scenario=with_book)
     st.markdown(f"**{t('pb.effect', name=md_escape(scenario.name))}**")
     st.dataframe(pd.DataFrame([{
-        t("pb.col_fabric"): fab_names.get(a["id"], a["id"]),
-        t("pb.col_tco_public"): money(a["tco_total"]),
-        t("pb.col_tco_book"): money(b["tco_total"]),
-        "Δ": money.delta(b["tco_total"] - a["tco_total"]),
-    } for a, b in zip(r_pub["fabrics"], r_book["fabrics"], strict=True)]), hide_index=True, width="stretch")
+        t("pb.col_fabric"): fab_names.get(row.fabric, row.fabric),
+        t("pb.col_tco_public"): money(row.tco_a),
+        t("pb.col_tco_book"): money(row.tco_b),
+        "Δ": money.delta(row.delta),
+    } for row in differences(r_pub, r_book).itertuples(index=False)]), hide_index=True, width="stretch")
 
 
 # --- actions ---------------------------------------------------------------------------------
@@ -142,20 +143,18 @@ def _refresh_scenario(saved) -> None:
     """A scenario that uses this book gets the saved terms."""
     cur = session.scenario().custom_price_book
     if cur is not None and cur.id and cur.id == saved.id:
-        session.set_scenario(session.scenario().model_copy(update={"custom_price_book": saved}))
+        session.replace(session.scenario().model_copy(update={"custom_price_book": saved}))
 
 
 @storage.as_owner(owner)
 def _apply() -> None:
-    session.set_scenario(session.scenario().model_copy(update={"custom_price_book": book}))
-    widgets.reset_widgets()
+    session.replace(session.scenario().model_copy(update={"custom_price_book": book}))
     notices.flash("success", t("pb.applied", name=md_escape(book.name)))
 
 
 @storage.as_owner(owner)
 def _remove() -> None:
-    session.set_scenario(session.scenario().model_copy(update={"custom_price_book": None}))
-    widgets.reset_widgets()
+    session.replace(session.scenario().model_copy(update={"custom_price_book": None}))
     notices.flash("info", t("pb.removed"))
 
 

@@ -3,7 +3,8 @@ and the break-even solver for any numeric input."""
 
 from __future__ import annotations
 
-import numpy as np
+import functools
+
 import streamlit as st
 
 from costmodel import breakeven
@@ -26,20 +27,6 @@ st.title(t("scale.title"))
 st.caption(t("scale.intro"))
 
 
-def node_break_evens(df, baseline: str, metric: str) -> list[tuple[str, int]]:
-    """Node counts where a fabric and the baseline swap places on ``metric`` (first count after)."""
-    column = "tco_total" if metric == "delta_vs_baseline" else metric
-    wide = df.pivot(index="nodes", columns="fabric", values=column).sort_index()
-    out = []
-    for fid in wide.columns:
-        if fid == baseline:
-            continue
-        sign = np.sign((wide[fid] - wide[baseline]).to_numpy())
-        flips = np.nonzero(sign[1:] * sign[:-1] < 0)[0]
-        out += [(fid, int(wide.index[i + 1])) for i in flips]
-    return out
-
-
 @st.fragment
 def sweep_section() -> None:
     metrics = ["tco_total", "cost_per_run", "delta_vs_baseline"]
@@ -51,7 +38,7 @@ def sweep_section() -> None:
         key=keys.label_key("scale_metric", [t(f"metric.{m}") for m in metrics]),  # a language switch: new key
     )
     df = compute.sweep(skey)
-    bes = node_break_evens(df, scenario.baseline, metric or "tco_total")
+    bes = compute.node_break_evens(skey, metric or "tco_total")
     regions = [
         (2, SMALL_NODES, L["region_roce"]),
         (SMALL_NODES, LARGE_NODES, L["region_ib_preferred"]),
@@ -119,16 +106,16 @@ def solver_section() -> None:
         st.error(t("scale.solver_error", error=md_escape(labels.error_text(t, exc))), icon="⚠️")
         return
     # money inputs are shown in the display currency (conversion at display only)
-    k = money.rate if "currency" in be.unit else 1.0
-    unit = t.get(f"unit.{be.unit}", be.unit).replace("currency", money.currency)
+    shown = functools.partial(money.convert_in, unit=be.unit)
+    unit = money.unit(t.get(f"unit.{be.unit}", be.unit))
     x_title = f"{L.get(parameter, parameter)} [{unit}]"
     st.plotly_chart(
         charts.lite(
             charts.delta_curve_chart,
-            be.values * k,
+            shown(be.values),
             be.deltas,
-            [r * k for r in be.roots],
-            be.current_value * k,
+            [shown(r) for r in be.roots],
+            shown(be.current_value),
             L,
             money.display.short,
             money.rate,
@@ -139,12 +126,12 @@ def solver_section() -> None:
     )
     if be.roots:
         for root, direction in zip(be.roots, be.direction, strict=True):
-            st.success(t(f"scale.root_{direction}", fabric=names[fabric], value=format_sig(root * k, 6), unit=unit))
+            st.success(t(f"scale.root_{direction}", fabric=names[fabric], value=format_sig(shown(root), 6), unit=unit))
     else:
         key = "scale.always_cheaper" if be.current_delta < 0 else "scale.always_dearer"
-        st.info(t(key, fabric=names[fabric], lo=format_sig(be.values[0] * k), hi=format_sig(be.values[-1] * k),
+        st.info(t(key, fabric=names[fabric], lo=format_sig(shown(be.values[0])), hi=format_sig(shown(be.values[-1])),
                   unit=unit))
-    st.caption(t("scale.current", value=format_sig(be.current_value * k, 6), unit=unit,
+    st.caption(t("scale.current", value=format_sig(shown(be.current_value), 6), unit=unit,
                  delta=money.short(be.current_delta)))
 
 

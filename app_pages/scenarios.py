@@ -14,9 +14,10 @@ import streamlit as st
 
 import store
 from costmodel.errors import ScenarioError
+from costmodel.results import differences
 from costmodel.validation import validate_scenario
 from store import documents
-from webui import compute, keys, labels, notices, quote, recomputed, scenario_diff, session, storage, titles, widgets
+from webui import compute, keys, labels, notices, quote, recomputed, scenario_diff, session, share, storage, titles
 from webui.text import md_escape
 
 t = session.translator()
@@ -30,11 +31,8 @@ def _when(epoch: float) -> str:
 
 
 def _load_into_session(info: store.VersionInfo, shared: bool = False) -> None:
-    session.set_scenario(info.scenario())
-    st.session_state[session.KEY_PRESET] = "blank"
+    session.replace(info.scenario(), share.BLANK)  # a new revision: the list picks what the session now holds
     storage.set_origin(info, shared=shared)
-    widgets.reset_widgets()
-    keys.forget(st.session_state, "scn_pick")  # the list picks what the session now holds
 
 
 st.title(t("scn.title"))
@@ -48,10 +46,8 @@ with st.container(border=True):
         imported = notices.upload(t, t("scn.import"), "scn_upload", documents.import_scenario,
                                   help=t("scn.import_help", kb=documents.MAX_IMPORT_BYTES // 1024))
         if imported is not None:
-            session.set_scenario(imported)
-            st.session_state[session.KEY_PRESET] = "blank"
+            session.replace(imported, share.BLANK)
             storage.set_origin(None)
-            widgets.reset_widgets()
             notices.flash("success", t("scn.imported", name=md_escape(imported.name)))
             st.rerun()
     with right:
@@ -132,9 +128,8 @@ with st.container(border=True):
         except (store.StoreError, ScenarioError) as exc:
             notices.flash("error", t("scn.save_bad", error=md_escape(labels.error_text(t, exc)[:300])))
             return
-        session.set_scenario(info.scenario())
+        session.replace(info.scenario())  # a new revision: the list picks what was just saved
         storage.set_origin(info)
-        keys.forget(st.session_state, "scn_pick")  # the list picks what was just saved
         st.session_state["scn_note"] = ""  # a note belongs to the version it was saved with
         notices.flash("success", t("scn.saved", name=md_escape(info.name), version=info.version))
 
@@ -154,7 +149,7 @@ else:
     st.dataframe(table, hide_index=True, width="stretch")
     ids = list(mine)
     default = ids.index(own_origin["id"]) if own_origin else 0
-    sel = keys.selectbox(st, t("scn.pick"), ids, name="scn_pick", index=default,
+    sel = keys.selectbox(st, t("scn.pick"), ids, name=session.widget_key("scn_pick"), index=default,
                          format_func=lambda i: f"{mine[i].name} · {t('links.version', n=mine[i].latest_version)}")
     picked = mine[sel]
 
@@ -311,17 +306,17 @@ else:
                                 else str(b)} for k, a, b in rows]), hide_index=True, width="stretch")
 ra = compute.evaluate(compute.key(sa), _scenario=sa)
 rb = compute.evaluate(compute.key(sb), _scenario=sb)
-res = scenario_diff.result_rows(ra, rb)
+diff = differences(ra, rb)
 st.markdown(f"**{t('scn.diff_results')}**")
 fabric_names = labels.fabric_names(t)
 shown = pd.DataFrame({
-    t("scn.col_fabric"): [fabric_names.get(f, f) for f in res["fabric"]],
-    f"TCO A ({money.currency})": [money(x) if x is not None else "—" for x in res["tco_a"]],
-    f"TCO B ({money.currency})": [money(x) if x is not None else "—" for x in res["tco_b"]],
-    "Δ (B − A)": [money.delta(x) if x is not None else "—" for x in res["delta"]],
-    t("scn.col_days") + " A": [f"{x:.1f}" if x is not None else "—" for x in res["run_days_a"]],
-    t("scn.col_days") + " B": [f"{x:.1f}" if x is not None else "—" for x in res["run_days_b"]],
+    t("scn.col_fabric"): [fabric_names.get(f, f) for f in diff["fabric"]],
+    f"TCO A ({money.currency})": [money(x) if x is not None else "—" for x in diff["tco_a"]],
+    f"TCO B ({money.currency})": [money(x) if x is not None else "—" for x in diff["tco_b"]],
+    "Δ (B − A)": [money.delta(x) if x is not None else "—" for x in diff["delta"]],
+    t("scn.col_days") + " A": [f"{x:.1f}" if x is not None else "—" for x in diff["run_days_a"]],
+    t("scn.col_days") + " B": [f"{x:.1f}" if x is not None else "—" for x in diff["run_days_b"]],
 })
 st.dataframe(shown, hide_index=True, width="stretch")
-st.caption(t("scn.books", a=md_escape(labels.price_book_name(t, ra["price_book"])),
-             b=md_escape(labels.price_book_name(t, rb["price_book"]))))
+st.caption(t("scn.books", a=md_escape(labels.price_book_name(t, ra.price_book)),
+             b=md_escape(labels.price_book_name(t, rb.price_book))))

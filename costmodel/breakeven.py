@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .crossings import sign_changes
 from .inputs import Built, build
 from .schema import Scenario
 from .tco import compute
@@ -239,13 +240,7 @@ def _brackets(deltas: np.ndarray):
     >>> [i.tolist() for i in _brackets(np.array([2.0, 1.0, 0.0, -1.0, 0.0, -2.0, 3.0]))]
     [[1, 5], [2, 6]]
     """
-    finite = np.isfinite(deltas)
-    nz = np.flatnonzero(finite & (deltas != 0))
-    a, c = nz[:-1], nz[1:]
-    flip = np.sign(deltas[a]) != np.sign(deltas[c])
-    a, c = a[flip], c[flip]
-    b = np.where(finite[np.minimum(a + 1, deltas.size - 1)], a + 1, c)
-    return a, b
+    return sign_changes(deltas)  # the one rule for crossings (costmodel.crossings)
 
 
 def _refine_integer(prob: _Problem, xa, xb, sa) -> np.ndarray:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from .api import evaluate
 from .catalog import load_catalog
+from .currency import convert
 from .presets import Claim, get_preset, list_presets
 from .results import Result
 
@@ -34,8 +35,7 @@ class ClaimCheck:
 
 def to_cny(amount: float, currency: str) -> float:
     """Convert ``amount`` from ``currency`` to CNY with the catalog's reference rates."""
-    fx = load_catalog().fx_per_usd
-    return amount / fx[currency].typical * fx["CNY"].typical
+    return convert(amount, currency, "CNY")
 
 
 def _modelled(claim: Claim, res: Result) -> float:

@@ -13,8 +13,8 @@ import numpy as np
 import pandas as pd
 
 from .api import evaluate, load_scenario, sweep
-from .catalog import load_catalog
 from .claims import check_all
+from .currency import reference_rate
 from .errors import CostModelError, ScenarioError
 from .export_csv import csv_bytes, results_csv, yearly_csv
 from .formatting import format_money, format_number, format_share, format_sig
@@ -182,8 +182,7 @@ def cmd_risk(args) -> None:
 
 
 def _reference_rate(model_currency: str, currency: str) -> float:
-    fx = load_catalog().fx_per_usd
-    return fx[currency].typical / fx[model_currency].typical
+    return reference_rate(model_currency, currency)
 
 
 def _write(path: str, data: bytes) -> None:

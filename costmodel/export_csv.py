@@ -19,6 +19,7 @@ import io
 import math
 import unicodedata
 
+from .currency import shown_rate
 from .results import Result
 from .tco import CATEGORIES
 
@@ -80,10 +81,7 @@ def csv_bytes(text: str) -> bytes:
 
 
 def _check(currency: str | None, rate: float, result: Result) -> tuple[str, float]:
-    shown = currency or result.currency
-    if not (isinstance(rate, float | int) and 0 < rate < math.inf):
-        raise ValueError(f"rate must be a positive number (got {rate!r})")
-    return shown, 1.0 if shown == result.currency else float(rate)
+    return shown_rate(result.currency, currency, rate)
 
 
 def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0) -> str:

@@ -28,6 +28,7 @@ from xlsxwriter.utility import xl_rowcol_to_cell
 from . import price_books
 from .api import evaluate
 from .catalog import load_catalog
+from .formatting import fabric_names
 from .inputs import build
 from .schema import Scenario
 from .tco import CATEGORIES
@@ -110,8 +111,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         raise ValueError(f"currency must be one of {', '.join(MONEY_FORMATS)} with a positive rate")
     if shown == st.currency:
         rate = 1.0
-    fabric_name = {fid: (cat.fabrics[fid].name_zh if lang == "zh" else cat.fabrics[fid].name)
-                   for fid in st.fabric_ids}
+    fabric_name = fabric_names(lang, cat)
     scope_text = tx["scope_cluster"] if cluster_scope else tx["scope_fabric"]
 
     def unit_text(unit: str) -> str:

@@ -1,12 +1,40 @@
-"""How the model writes numbers for people: money, shares, plain numbers. The CLI uses these;
-the app formats plain numbers with them too and money with :mod:`webui.money` (symbols and
-display-currency conversion)."""
+"""How the model writes numbers and names for people: money, shares, plain numbers, fabric names.
+The CLI uses these; the app formats plain numbers with them too and money with :mod:`webui.money`
+(symbols); currency conversion is :mod:`costmodel.currency`'s."""
 
 from __future__ import annotations
 
 import math
+from typing import Protocol
 
-CURRENCY_SYMBOLS = {"USD": "$", "CNY": "¥", "EUR": "€"}
+from .catalog import Catalog, load_catalog
+from .currency import SYMBOLS as CURRENCY_SYMBOLS  # noqa: F401  (the one table of symbols)
+
+
+class _Named(Protocol):
+    name: str
+    name_zh: str
+
+
+def fabric_name(fabric: _Named, lang: str = "en") -> str:
+    """A fabric's display name in ``lang`` (``zh``: its Chinese name; any other language: English).
+
+    ``fabric`` is anything with ``name`` and ``name_zh``: a catalog fabric or a fabric's result.
+
+    >>> spec = load_catalog().fabrics["roce-200"]
+    >>> fabric_name(spec, "en") == spec.name, fabric_name(spec, "zh") == spec.name_zh
+    (True, True)
+    """
+    return fabric.name_zh if lang == "zh" else fabric.name
+
+
+def fabric_names(lang: str = "en", catalog: Catalog | None = None) -> dict[str, str]:
+    """Display name of every catalog fabric in ``lang``, by fabric id (the one place names are chosen).
+
+    >>> fabric_names("en")["roce-200"] == load_catalog().fabrics["roce-200"].name
+    True
+    """
+    return {fid: fabric_name(f, lang) for fid, f in (catalog or load_catalog()).fabrics.items()}
 
 
 def format_money(value: float | None, currency: str, digits: int = 0) -> str:
@@ -29,6 +57,28 @@ def format_share(value: float | None, digits: int = 1) -> str:
     if value is None or not math.isfinite(value):
         return "—"
     return f"{100.0 * value:.{digits}f} %"
+
+
+def format_ratio(value: float | None, digits: int = 3) -> str:
+    """A ratio with a times sign, or an em dash when there is none (e.g. a baseline that costs nothing).
+
+    >>> format_ratio(0.91234), format_ratio(float("nan")), format_ratio(None)
+    ('0.912×', '—', '—')
+    """
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{value:.{digits}f}×"
+
+
+def format_percent_sig(value: float | None, digits: int = 2) -> str:
+    """A 0-1 share as a percentage to ``digits`` significant digits; exactly zero is ``'0'``.
+
+    >>> format_percent_sig(1e-5), format_percent_sig(0.0123), format_percent_sig(0.0)
+    ('0.001 %', '1.2 %', '0')
+    """
+    if value is None or not math.isfinite(value):
+        return "—"
+    return f"{100 * value:.{digits}g} %" if value else "0"
 
 
 def format_number(value: float | None, digits: int = 2) -> str:

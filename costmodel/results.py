@@ -192,3 +192,28 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
         baseline=st.fabric_ids[st.baseline_index], price_book=price_book, nodes=nodes, fabrics=fabrics,
         recommendation=recommendation,
     )
+
+
+def differences(a: Result, b: Result) -> pd.DataFrame:
+    """One row per fabric of either result: TCO in A and B, ``delta = B − A`` [model currency],
+    run days and cost per run in each; a fabric missing on one side has None there.
+
+    Columns: ``fabric``, ``tco_a``, ``tco_b``, ``delta``, ``run_days_a``, ``run_days_b``,
+    ``cost_per_run_a``, ``cost_per_run_b``. Fabrics of A come first, then those only in B.
+    """
+    ra = {f.id: f for f in a.fabrics}
+    rb = {f.id: f for f in b.fabrics}
+    rows = []
+    for fid in list(ra) + [f for f in rb if f not in ra]:
+        fa, fb = ra.get(fid), rb.get(fid)
+        tco_a = None if fa is None else fa.tco_total
+        tco_b = None if fb is None else fb.tco_total
+        rows.append({
+            "fabric": fid, "tco_a": tco_a, "tco_b": tco_b,
+            "delta": None if tco_a is None or tco_b is None else tco_b - tco_a,
+            "run_days_a": None if fa is None else fa.metrics["run_days"],
+            "run_days_b": None if fb is None else fb.metrics["run_days"],
+            "cost_per_run_a": None if fa is None else fa.metrics["cost_per_run"],
+            "cost_per_run_b": None if fb is None else fb.metrics["cost_per_run"],
+        })
+    return pd.DataFrame(rows)

@@ -399,3 +399,10 @@ class Scenario(BaseModel):
                 f"({12 * self.finance.horizon_years}) so every instalment falls in the horizon"
             )
         return self
+
+    def with_change(self, path: str, value):
+        """This scenario with one field changed, repaired and validated: a
+        :class:`costmodel.changes.Change` (see :func:`costmodel.changes.with_change`)."""
+        from .changes import with_change
+
+        return with_change(self, path, value)

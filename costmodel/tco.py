@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import finance, performance, reliability, topology
+from .cluster_hour import rental_value
 from .inputs import GIGA, Inputs, Structure
 
 HOURS_PER_YEAR = 8760.0
@@ -148,7 +149,7 @@ def compute(p: Inputs, st: Structure) -> Outputs:
         + p.host_power_kw * p.host_cpu_power_share * busy_h * p.pue * p.electricity_price
     )
 
-    vch = np.where(np.isnan(p.value_of_cluster_hour), p.rental_per_gpu_hour * n * g,
+    vch = np.where(np.isnan(p.value_of_cluster_hour), rental_value(p.rental_per_gpu_hour, n, g),
                    p.value_of_cluster_hour)
     net_share = rate_net / rate_total
     network_lost_hours = lost_hours * net_share

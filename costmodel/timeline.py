@@ -22,11 +22,13 @@ Pure numpy; no Streamlit, no Plotly.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
+from .crossings import sign_changes
 from .results import Result
 
 MONTHS_PER_YEAR = 12
@@ -117,23 +119,57 @@ def crossovers(months, a, b) -> list[tuple[float, float]]:
     """
     x = np.asarray(months, dtype=float)
     a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    d = a - b
-    sign = np.sign(d)
-    nz = np.flatnonzero(sign != 0)
+    d = a - np.asarray(b, dtype=float)
     points: list[tuple[float, float]] = []
-    for i, j in itertools.pairwise(nz):
-        if sign[i] == sign[j]:
-            continue
-        if j == i + 1:  # strict crossing between two samples
+    for i, j in zip(*sign_changes(d), strict=True):
+        if d[j] != 0:  # strict crossing between two samples
             t = d[i] / (d[i] - d[j])
-            m = x[i] + t * (x[j] - x[i])
-            cost = a[i] + t * (a[j] - a[i])
-            points.append((float(m), float(cost)))
+            points.append((float(x[i] + t * (x[j] - x[i])), float(a[i] + t * (a[j] - a[i]))))
         else:  # equal samples in between: the first one is the crossing
-            k = i + 1
-            points.append((float(x[k]), float(a[k])))
+            points.append((float(x[j]), float(a[j])))
     return points
 
 
-__all__ = ["crossovers", "monthly_cumulative", "spread_monthly", "year_end_cumulative"]
+class Crossing(NamedTuple):
+    """Where the cumulative cost of fabric ``b`` crosses that of fabric ``a`` (the baseline).
+
+    ``month`` in months from purchase (fractional: interpolated), ``cost`` the cumulative cost
+    there [model currency].
+    """
+
+    a: str
+    b: str
+    month: float
+    cost: float
+
+
+@dataclass(frozen=True)
+class Cumulative:
+    """The cumulative-cost view of a result: months ``0..12·H``, one curve per fabric id
+    [model currency], and each fabric's crossings with the baseline."""
+
+    months: np.ndarray
+    curves: dict[str, np.ndarray]
+    crossings: list[Crossing]
+
+
+def cumulative(result: Result | Mapping) -> Cumulative:
+    """Month-by-month cumulative cost of every fabric and where each crosses the baseline.
+
+    Crossings are listed fabric by fabric (in the result's order), each fabric's by month.
+
+    >>> doc = {"horizon_years": 1, "baseline": "x", "fabrics": [
+    ...     {"id": "x", "tco_total": 24.0, "yearly": [{"total": 0.0}, {"total": 24.0}]},
+    ...     {"id": "y", "tco_total": 18.0, "yearly": [{"total": 6.0}, {"total": 12.0}]}]}
+    >>> cumulative(doc).crossings
+    [Crossing(a='x', b='y', month=6.0, cost=12.0)]
+    """
+    months, curves = monthly_cumulative(result)
+    base = result["baseline"] if isinstance(result, Mapping) else result.baseline
+    crossings = [Crossing(base, fid, m, c) for fid in curves if fid != base
+                 for m, c in crossovers(months, curves[base], curves[fid])]
+    return Cumulative(months, curves, crossings)
+
+
+__all__ = ["Crossing", "Cumulative", "crossovers", "cumulative", "monthly_cumulative", "spread_monthly",
+           "year_end_cumulative"]

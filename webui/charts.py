@@ -324,11 +324,11 @@ def decimate_indices(x, max_points: int = MAX_POINTS, keep: Iterable[float] = ()
 # ---------------------------------------------------------------------------- builders
 
 
-def breakdown_bar(result_dict, labels: Labels, money: Money, fx: float = 1.0, *,
+def breakdown_bar(result, labels: Labels, money: Money, fx: float = 1.0, *,
                   separators: str = ",.") -> go.Figure:
     """Stacked bar per fabric of the six cost categories; the total is written above each bar.
 
-    ``result_dict`` is ``Result.to_dict()`` (a :class:`~costmodel.results.Result` works too).
+    ``result`` is a :class:`~costmodel.results.Result` (its ``to_dict()`` document works too).
     One trace per category (in :data:`costmodel.tco.CATEGORIES` order), bars stacked
     ``relative`` so a negative category (never in the model today) would stack below zero.
 
@@ -337,13 +337,15 @@ def breakdown_bar(result_dict, labels: Labels, money: Money, fx: float = 1.0, *,
     ``interruptions``, ``operations``) and, optionally, each fabric id (else the
     catalog's English name is shown).
     """
-    doc = result_dict if isinstance(result_dict, Mapping) else result_dict.to_dict()
-    fabrics = doc["fabrics"]
-    names = [str(labels.get(f["id"], f["name"])) if labels else f["name"] for f in fabrics]
-    totals = [float(f["tco_total"]) * fx for f in fabrics]
+    if isinstance(result, Mapping):  # the JSON document
+        fabrics = [(f["id"], f["name"], f["tco_total"], f["breakdown"]) for f in result["fabrics"]]
+    else:
+        fabrics = [(f.id, f.name, f.tco_total, f.breakdown) for f in result.fabrics]
+    names = [str(labels.get(fid, name)) if labels else name for fid, name, _, _ in fabrics]
+    totals = [float(tco) * fx for _, _, tco, _ in fabrics]
     traces = []
     for cat in CATEGORIES:
-        vals = [float(f["breakdown"][cat]) * fx for f in fabrics]
+        vals = [float(b[cat]) * fx for *_, b in fabrics]
         cat_name = _t(labels, cat)
         traces.append(dict(
             type="bar", x=names, y=vals, name=cat_name, marker=dict(color=CATEGORY_COLORS.get(cat, OTHER_COLOR)),
@@ -351,10 +353,10 @@ def breakdown_bar(result_dict, labels: Labels, money: Money, fx: float = 1.0, *,
                        for n, v, t in zip(names, vals, totals, strict=True)],
             hovertemplate="%{hovertext}<extra></extra>",
         ))
-    tops = [sum(max(0.0, float(f["breakdown"][c]) * fx) for c in CATEGORIES) for f in fabrics]
+    tops = [sum(max(0.0, float(b[c]) * fx) for c in CATEGORIES) for *_, b in fabrics]
     annotations = [dict(x=n, y=top, text=_fmt(money, total), showarrow=False, yanchor="bottom", font=dict(size=11))
                    for n, top, total in zip(names, tops, totals, strict=True)]
-    lows = [sum(min(0.0, float(f["breakdown"][c]) * fx) for c in CATEGORIES) for f in fabrics]
+    lows = [sum(min(0.0, float(b[c]) * fx) for c in CATEGORIES) for *_, b in fabrics]
     return _figure(traces, _layout(_t(labels, "breakdown_title"), separators, barmode="relative",
                                    annotations=annotations, plain=_cjk(labels),
                                    xaxis=dict(title=dict(text=_t(labels, "axis_fabric"))),

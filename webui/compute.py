@@ -1,4 +1,6 @@
-"""Cached calls into the model. Keys are the scenario's JSON, so equal scenarios share results."""
+"""Cached calls into the model. Keys are the scenario's canonical JSON (:func:`key`), so equal
+scenarios share results. Pages receive the model's own types — a :class:`~costmodel.results.Result`,
+the sweep table, break-even node counts — and only format and draw them."""
 
 from __future__ import annotations
 
@@ -7,12 +9,14 @@ import pandas as pd
 import streamlit as st
 
 import costmodel
-from costmodel import breakeven
+from costmodel import breakeven, crossings
+from costmodel.results import Result
 
 SWEEP_NODES = np.unique(np.geomspace(2, 16_384, 400).round().astype(int))
 
 
 def key(scenario: costmodel.Scenario) -> str:
+    """The scenario's canonical JSON: the cache key of everything computed from it."""
     return scenario.model_dump_json()
 
 
@@ -22,15 +26,23 @@ def _load(scenario_json: str, scenario: costmodel.Scenario | None = None) -> cos
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def evaluate(scenario_json: str, _scenario: costmodel.Scenario | None = None) -> dict:
-    """``Result.to_dict()`` of a scenario; cached by its JSON (``_scenario`` is not hashed)."""
-    return costmodel.evaluate(_load(scenario_json, _scenario)).to_dict()
+def evaluate(scenario_json: str, _scenario: costmodel.Scenario | None = None) -> Result:
+    """The model's :class:`~costmodel.results.Result` of a scenario; cached by its JSON
+    (``_scenario`` is not hashed)."""
+    return costmodel.evaluate(_load(scenario_json, _scenario))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def sweep(scenario_json: str) -> pd.DataFrame:
     """TCO against node count, 2 … 16 384 (400 points, log-spaced)."""
     return costmodel.sweep(_load(scenario_json), nodes=SWEEP_NODES)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def node_break_evens(scenario_json: str, metric: str) -> list[crossings.NodeBreakEven]:
+    """Node counts of :func:`sweep` where each fabric and the baseline swap places on ``metric``."""
+    baseline = _load(scenario_json).baseline
+    return crossings.node_break_evens(sweep(scenario_json), baseline, metric)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -5,6 +5,9 @@ back on the next interaction; when the labels have changed meanwhile (a language
 "Case 1 …" into "案例 1 …") the label no longer maps to an option and the widget returns the raw
 label string instead of the option id. Keying such widgets by their labels gives the client a
 fresh widget whenever the labels change, so a stale label can never come back as a value.
+
+Scenario widgets are also keyed by the scenario's revision (:func:`webui.session.widget_key`):
+when the scenario is replaced, its widgets are new ones built from it; no key is ever popped.
 """
 
 from __future__ import annotations
@@ -32,12 +35,6 @@ def label_key(name: str, labels: Iterable[str]) -> str:
 def keys_of(state: MutableMapping, name: str) -> list[str]:
     """Every key in ``state`` that belongs to widget ``name`` (plain or label-keyed)."""
     return [k for k in state if isinstance(k, str) and (k == name or k.startswith(name + SEP))]
-
-
-def forget(state: MutableMapping, name: str) -> None:
-    """Drop every state of widget ``name`` so that it shows its source value again."""
-    for key in keys_of(state, name):
-        del state[key]
 
 
 def carry(state: MutableMapping, name: str, key: str, options: list) -> None:

@@ -4,8 +4,9 @@ labels, names, and refusals (errors with codes from the model) naming the field 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from costmodel import breakeven
+from costmodel import breakeven, formatting
 from costmodel.catalog import Reference, load_catalog
 from costmodel.errors import MAX_SHOWN_PROBLEMS, ScenarioError
 from costmodel.tco import CATEGORIES
@@ -15,12 +16,15 @@ from .money import Money
 
 
 def fabric_names(t: Translator) -> dict[str, str]:
-    """Display name of every catalog fabric in the current language."""
-    return {fid: (f.name_zh if t.lang == "zh" else f.name) for fid, f in load_catalog().fabrics.items()}
+    """Display name of every catalog fabric in the current language (:func:`costmodel.formatting.fabric_names`)."""
+    return formatting.fabric_names(t.lang)
 
 
-def reason(t: Translator, rc: dict, money: Money) -> str:
-    """One recommendation reason (``{"code", "values"}``) in the current language."""
+def reason(t: Translator, rc, money: Money) -> str:
+    """One recommendation reason (a :class:`costmodel.recommend.Reason`, or its ``{"code", "values"}``
+    document) in the current language."""
+    if not isinstance(rc, Mapping):
+        rc = {"code": rc.code, "values": rc.values}
     values = dict(rc["values"])
     names = fabric_names(t)
     for key in ("best", "rule"):

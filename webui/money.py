@@ -1,15 +1,13 @@
-"""Display currency: conversion from the price book's currency happens here, and only here."""
+"""Display currency in the app: the :class:`Money` formatter. Rates and conversion rules come from
+:mod:`costmodel.currency` (one module for the model, the app and the exports)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
 
-from costmodel.catalog import load_catalog
+from costmodel.currency import CURRENCIES, MAX_RATE, MIN_RATE, SYMBOLS, is_money_unit, reference_rate
 
-CURRENCIES = ("CNY", "USD", "EUR")
-SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€"}
-MIN_RATE, MAX_RATE = 1e-6, 1e6
 #: Compact units per language, largest first: (divisor, suffix). Chinese counts in 万 (10⁴) and
 #: 亿 (10⁸), as the UI does for model sizes; English in k, M, B.
 SHORT_UNITS = {
@@ -41,9 +39,8 @@ def _short_digits(scaled: float, lang: str) -> int:
 
 
 def default_rate(model_currency: str, display_currency: str) -> float:
-    """Reference rate (display units per model unit) from defaults.yaml (fx_per_usd)."""
-    fx = load_catalog().fx_per_usd
-    return fx[display_currency].typical / fx[model_currency].typical
+    """Reference rate (display units per model unit): :func:`costmodel.currency.reference_rate`."""
+    return reference_rate(model_currency, display_currency)
 
 
 @dataclass(frozen=True)
@@ -58,6 +55,14 @@ class Money:
 
     def convert(self, value: float) -> float:
         return value * self.rate
+
+    def convert_in(self, value, unit: str):
+        """``value`` (a number or an array) in ``unit`` as shown: money units converted, others as they are."""
+        return value * self.rate if is_money_unit(unit) else value
+
+    def unit(self, unit: str) -> str:
+        """A unit as shown: ``currency`` replaced by the display currency (``currency/GPU-h`` → ``USD/GPU-h``)."""
+        return unit.replace("currency", self.currency)
 
     def __call__(self, value: float | None, digits: int = 0, signed: bool = False) -> str:
         if value is None or not math.isfinite(value):
@@ -91,3 +96,6 @@ class Money:
         digits = _short_digits(scaled, self.lang) if suffix else 0
         value = a / (shown / scaled) if suffix and scaled else a
         return f"{sign}{SYMBOLS[self.currency]}{value:,.{digits}f}{suffix}"
+
+
+__all__ = ["CURRENCIES", "MAX_RATE", "MIN_RATE", "SYMBOLS", "Money", "compact", "default_rate"]

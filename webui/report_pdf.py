@@ -25,10 +25,11 @@ import plotly.io as pio
 import costmodel
 from costmodel import price_books
 from costmodel.claims import check_preset
+from costmodel.currency import shown_rate
 from costmodel.formatting import format_number, format_share
 from costmodel.presets import list_presets
 from costmodel.tco import CATEGORIES
-from costmodel.timeline import crossovers, monthly_cumulative
+from costmodel.timeline import cumulative
 
 from . import charts, labels, share
 from .i18n import Translator
@@ -125,10 +126,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     scenario's display title (:func:`webui.titles.scenario_title`)."""
     t = Translator(lang)
     res = costmodel.evaluate(scenario)
-    d = res.to_dict()
-    cur = currency or res.currency
-    if cur == res.currency:
-        rate = 1.0
+    cur, rate = shown_rate(res.currency, currency, rate)
     title = title or scenario_title(scenario, preset_id if preset_id in list_presets() else share.BLANK, t)
     names = labels.fabric_names(t)
     fams = {f.id: f.family for f in res.fabrics}
@@ -163,7 +161,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=conv(best.delta_vs_baseline, signed=True), base=names[base.id], years=h, days=format_number(best.metrics['run_days'], 1), payback='—' if best.payback_years is None else format_number(best.payback_years, 1)))}</p>")  # noqa: E501
     parts.append(f"<p>{e(t('pdf.rule_vs_cost', rule=names.get(rec.rule, '—') if rec.rule else '—', best=names[best.id]))}</p>")  # noqa: E501
     parts.append("<ul>" + "".join(f"<li>{e(labels.reason(t, rc, conv))}</li>"
-                                  for rc in d["recommendation"]["reason_codes"]) + "</ul></div>")
+                                  for rc in rec.reason_codes) + "</ul></div>")
     rows = [[names[f.id], fm(f.tco_total), conv(f.delta_vs_baseline, signed=True), fm(f.npv),
              "—" if f.payback_years is None else format_number(f.payback_years, 1),
              format_number(f.metrics["run_days"], 1), format_share(f.metrics["gpu_utilization"]),
@@ -176,12 +174,10 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
                    if residual > 0 and h > 0 else "")
 
     parts.append(f"<h2>{e(t('pdf.charts'))}</h2>")
-    months, curves = monthly_cumulative(d)
-    crossings = [(base.id, f.id, mo, c) for f in res.fabrics if f.id != base.id
-                 for mo, c in crossovers(months, curves[base.id], curves[f.id])]
+    cum = cumulative(res)
     figs = [
-        (charts.breakdown_bar(d, L, show, rate), ""),
-        (charts.cumulative_cost(months, curves, crossings, names, fams, L, show, rate), resale_note),
+        (charts.breakdown_bar(res, L, show, rate), ""),
+        (charts.cumulative_cost(cum.months, cum.curves, cum.crossings, names, fams, L, show, rate), resale_note),
         (charts.savings_waterfall(base.breakdown, best.breakdown, names[base.id], names[best.id], L, show, rate)
          if best.id != base.id else None, ""),
         (charts.scale_chart(costmodel.sweep(scenario, nodes=_sweep_nodes()), "tco_total", res.baseline, names, fams,

@@ -1,10 +1,9 @@
-"""Side-by-side comparison of two scenarios: the assumptions that differ and the results."""
+"""Side-by-side comparison of two scenarios: the assumptions that differ (the results' differences
+are the model's: :func:`costmodel.results.differences`)."""
 
 from __future__ import annotations
 
 import json
-
-import pandas as pd
 
 
 def flatten(doc: dict, prefix: str = "") -> dict[str, object]:
@@ -33,23 +32,3 @@ def assumption_rows(a: dict, b: dict) -> list[tuple[str, object, object]]:
     """
     fa, fb = flatten(a), flatten(b)
     return [(k, fa.get(k), fb.get(k)) for k in sorted(fa.keys() | fb.keys()) if fa.get(k) != fb.get(k)]
-
-
-def result_rows(a: dict, b: dict) -> pd.DataFrame:
-    """One row per fabric of either result (``Result.to_dict()`` form): TCO, Δ, days and cost per run.
-
-    Money is in the model currency; a fabric missing on one side has None there.
-    """
-    ra = {f["id"]: f for f in a["fabrics"]}
-    rb = {f["id"]: f for f in b["fabrics"]}
-    rows = []
-    for fid in list(ra) + [f for f in rb if f not in ra]:
-        fa, fb = ra.get(fid, {}), rb.get(fid, {})
-        tco_a, tco_b = fa.get("tco_total"), fb.get("tco_total")
-        rows.append({
-            "fabric": fid, "tco_a": tco_a, "tco_b": tco_b,
-            "delta": None if tco_a is None or tco_b is None else tco_b - tco_a,
-            "run_days_a": fa.get("run_days"), "run_days_b": fb.get("run_days"),
-            "cost_per_run_a": fa.get("cost_per_run"), "cost_per_run_b": fb.get("cost_per_run"),
-        })
-    return pd.DataFrame(rows)

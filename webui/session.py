@@ -1,6 +1,12 @@
 """Per-session state: the current scenario, language and display currency, kept in step with the URL.
 
-The scenario lives in ``st.session_state`` as a validated Scenario. The URL carries it as
+The scenario lives in ``st.session_state`` once, as a validated Scenario, and this module is
+the only code that writes it (and the preset it came from) there: :func:`change` applies one
+field through :meth:`costmodel.Scenario.with_change`; :func:`replace` and :func:`load_preset`
+put a whole scenario in. Widgets show the scenario and never hold a second copy that must be
+kept in step: their keys carry the scenario's *revision* (:func:`widget_key`), which every
+wholesale replacement, repair or refusal increments, so every widget starts again from the
+scenario's value without any key being popped. The URL carries the scenario as
 ``?p=<preset>&s=<token>`` (see :mod:`webui.share`); language and currency are bound widgets
 (``?lang=``, ``?cur=``, ``?fx=``). A broken link shows a message and falls back to defaults.
 """
@@ -22,6 +28,8 @@ log = logging.getLogger(__name__)
 
 KEY_SCENARIO = "scenario"
 KEY_PRESET = "preset"
+KEY_REVISION = "scenario_rev"
+REVISION_SEP = "~"
 KEY_LINK_ERROR = "link_error"
 KEY_LANG = "lang"
 KEY_CUR = "cur"
@@ -90,14 +98,57 @@ def preset() -> str:
     return st.session_state[KEY_PRESET]
 
 
-def set_scenario(new: costmodel.Scenario) -> None:
+def revision() -> int:
+    """How many times the scenario was put in from outside its widgets (0 for a new session)."""
+    return st.session_state.get(KEY_REVISION, 0)
+
+
+def widget_key(name: str) -> str:
+    """``name`` for the scenario's current revision: ``name`` itself at revision 0, else ``name~<rev>``.
+
+    A widget keyed so shows the scenario's value again after every :func:`replace` (a new key is
+    a new widget, built from the scenario), with no key popped.
+    """
+    rev = revision()
+    return f"{name}{REVISION_SEP}{rev}" if rev else name
+
+
+def refresh() -> None:
+    """Let every widget show the scenario's values again (a new revision)."""
+    st.session_state[KEY_REVISION] = revision() + 1
+
+
+def replace(new: costmodel.Scenario, preset_id: str | None = None) -> None:
+    """Put a whole scenario in (a load, an import, a save, a price book); ``preset_id``: the preset
+    it now counts as (``share.BLANK`` for anything not a preset), else unchanged."""
+    if preset_id is not None:
+        st.session_state[KEY_PRESET] = preset_id
     st.session_state[KEY_SCENARIO] = new
+    refresh()
+
+
+def set_scenario(new: costmodel.Scenario) -> None:
+    """Same as :func:`replace` with the preset unchanged."""
+    replace(new)
+
+
+def change(path: str, value) -> tuple[str, ...]:
+    """Set one scenario field from its widget (repairing what it makes inconsistent): returns the
+    paths repaired. Raises :class:`costmodel.ScenarioError` and keeps the scenario when invalid.
+
+    A clean change keeps the revision (the widget already shows the value: it keeps its focus);
+    a repair starts a new one, so the repaired fields' widgets show their new values.
+    """
+    done = scenario().with_change(path, value)
+    st.session_state[KEY_SCENARIO] = done.scenario
+    if done.repaired:
+        refresh()
+    return done.repaired
 
 
 def load_preset(preset_id: str) -> None:
     """Start again from a preset (or the blank scenario)."""
-    st.session_state[KEY_PRESET] = preset_id
-    st.session_state[KEY_SCENARIO] = share.preset_scenario(preset_id)
+    replace(share.preset_scenario(preset_id), preset_id)
 
 
 def on_language() -> None:
@@ -178,9 +229,14 @@ def translator() -> Translator:
     return Translator(language())
 
 
+def model_currency() -> str:
+    """The currency the model computes the scenario in (its price book's)."""
+    return costmodel.catalog.load_catalog().price_book(scenario().price_book).currency
+
+
 def money() -> Money:
     """The display formatter for the current currency and exchange rate."""
-    model_currency = costmodel.catalog.load_catalog().price_book(scenario().price_book).currency
+    model = model_currency()
     cur = _bound(KEY_CUR)
     if cur not in CURRENCIES:
         cur = default_currency()
@@ -189,8 +245,8 @@ def money() -> Money:
     except (TypeError, ValueError):
         rate = float("nan")
     if not MIN_RATE <= rate <= MAX_RATE:  # also false for NaN
-        rate = default_rate(model_currency, cur)
-    return Money(model_currency, cur, rate, language())
+        rate = default_rate(model, cur)
+    return Money(model, cur, rate, language())
 
 
 def default_currency() -> str:
@@ -199,8 +255,8 @@ def default_currency() -> str:
 
 def reset_rate() -> None:
     """When the display currency changes, start from its reference rate."""
-    model_currency = costmodel.catalog.load_catalog().price_book(scenario().price_book).currency
-    st.session_state[KEY_FX] = default_rate(model_currency, st.session_state[KEY_CUR])
+    st.session_state[KEY_FX] = default_rate(model_currency(), st.session_state[KEY_CUR])
 
 
-__all__ = ["CURRENCIES", "init", "money", "scenario", "set_scenario", "sync_url", "translator"]
+__all__ = ["CURRENCIES", "change", "init", "load_preset", "money", "replace", "revision", "scenario", "set_scenario",
+           "sync_url", "translator", "widget_key"]

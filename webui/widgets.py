@@ -1,7 +1,8 @@
 """Scenario inputs drawn from the schema: label, unit, help text and bounds come from
-``costmodel.schema`` (bounds) and the locale catalogs (labels, help). A change is validated
-against the whole scenario; an invalid one is shown inline and never replaces the last valid
-scenario."""
+``costmodel.schema`` (bounds) and the locale catalogs (labels, help). A change goes through
+:func:`webui.session.change` (``Scenario.with_change``: repaired and validated against the whole
+scenario); an invalid one is shown inline and never replaces the last valid scenario. Widgets
+never write the scenario or each other's state: their keys carry the scenario's revision."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pydantic import BaseModel
 
 from costmodel.errors import ScenarioError
 from costmodel.schema import Scenario
-from costmodel.validation import field_bounds, validate_scenario
+from costmodel.validation import field_bounds
 
 from . import keys, labels, session
 from .text import md_escape
@@ -45,57 +46,28 @@ def get(scenario: Scenario, path: str):
     return obj
 
 
-def _set(data: dict, path: str, value) -> dict:
-    parts = path.split(".")
-    node = data
-    for part in parts[:-1]:
-        node = node[part]
-    node[parts[-1]] = value
-    return data
-
-
-def _repair(data: dict) -> list[str]:
-    """Adjust fields that a change made inconsistent, instead of refusing the change.
-
-    Returns the paths it changed: the baseline when it was removed from the fabrics, instalment
-    months beyond the horizon, pipeline stages beyond the node count.
-    """
-    changed = []
-    if data["fabrics"] and data["baseline"] not in data["fabrics"]:
-        data["baseline"] = data["fabrics"][0]
-        changed.append("baseline")
-    fin = data["finance"]
-    if fin["payment"] == "instalments" and fin["instalment_months"] > 12 * fin["horizon_years"]:
-        fin["instalment_months"] = 12 * fin["horizon_years"]
-        changed.append("finance.instalment_months")
-    work = data["workload"]
-    if work["parallelism"] == "pipeline" and work["pipeline_stages"] > data["cluster"]["nodes"]:
-        work["pipeline_stages"] = data["cluster"]["nodes"]
-        changed.append("workload.pipeline_stages")
-    return changed
+def key_of(path: str) -> str:
+    """The widget key of scenario field ``path`` at the scenario's revision (:func:`webui.session.widget_key`)."""
+    return session.widget_key(_PREFIX + path)
 
 
 def apply(path: str, value) -> str | None:
-    """Set one field (repairing what it makes inconsistent); return an error message and keep
-    the last valid scenario if the result is invalid."""
-    data = _set(session.scenario().model_dump(mode="json"), path, value)
-    repaired = _repair(data)
+    """Set one field through :func:`webui.session.change` (the model repairs what it makes
+    inconsistent); return an error message, keeping the last valid scenario, if it is invalid."""
     try:
-        session.set_scenario(validate_scenario(data))
+        repaired = session.change(path, value)
     except ScenarioError as exc:
         return labels.error_text(session.translator(), exc)  # the field's label and range, translated
-    for other in repaired:  # show the adjusted values
-        keys.forget(st.session_state, _PREFIX + other)
-    if repaired:
+    if repaired:  # the adjusted values show at once: the change started a new revision
         t = session.translator()
         st.toast(t("w.adjusted", fields=", ".join(t(f"field.{p}") for p in repaired)), icon="ℹ️")
     return None
 
 
 def on_change(path: str, key: str | None = None, scale: float = 1.0) -> None:
-    """A scenario widget changed: apply its value (``key``: a label-keyed widget's own key;
-    ``scale``: display units per model unit, e.g. 100 for a fraction shown in %)."""
-    key = key or _PREFIX + path
+    """A scenario widget changed: apply its value (``key``: the widget's own key, default
+    :func:`key_of`; ``scale``: display units per model unit, e.g. 100 for a fraction shown in %)."""
+    key = key or key_of(path)
     value = st.session_state[key]
     optional = type(None) in typing.get_args(field_info(path).annotation)
     error = None
@@ -105,10 +77,10 @@ def on_change(path: str, key: str | None = None, scale: float = 1.0) -> None:
         error = _out_of_range(path, value, scale)
         if error is None:
             error = apply(path, value / scale if scale != 1.0 and value is not None else value)
-    # the widget always shows what the model uses; a refused value is explained once
+    # the widget always shows what the model uses: a refused value starts a new revision, so the
+    # widgets are built again from the scenario; the refusal is explained once
     if (value is None and not optional) or error:
-        current = get(session.scenario(), path)
-        st.session_state[key] = current * scale if scale != 1.0 and current is not None else current
+        session.refresh()
     st.session_state[KEY_ERRORS] = {path: error} if error else {}
 
 
@@ -130,14 +102,6 @@ def _out_of_range(path: str, value, scale: float) -> str | None:
 def _label(t, path: str, scale: float = 1.0) -> str:
     """The field's label; a field shown in % has its own label naming the unit."""
     return t(f"wr.pct.{path}") if scale == 100.0 and t.has(f"wr.pct.{path}") else t(f"field.{path}")
-
-
-def reset_widgets() -> None:
-    """Forget widget states so they show the (new) scenario's values."""
-    stale = (_PREFIX, "assume_")  # scenario inputs and the Assumptions tables
-    for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(stale)]:
-        del st.session_state[key]
-    st.session_state[KEY_ERRORS] = {}
 
 
 def _help(t, path: str, extra: str = "", scale: float = 1.0) -> str:
@@ -174,9 +138,9 @@ def number(t, path: str, *, placeholder_value=None, digits: int | None = None, s
         kwargs = {k: v for k, v in kwargs.items() if v is not None}
     if optional and placeholder_value is not None:
         kwargs["placeholder"] = t("w.default_value", value=f"{placeholder_value:,g}")
-    key = _PREFIX + path
+    wkey = key_of(path)
     extra = t("w.empty_means_default") if optional else ""
-    st.number_input(_label(t, path, scale), value=value, key=key, on_change=on_change, args=(path, key, scale),
+    st.number_input(_label(t, path, scale), value=value, key=wkey, on_change=on_change, args=(path, wkey, scale),
                     help=_help(t, path, extra, scale), **kwargs)
     show_error(path)
 
@@ -185,19 +149,20 @@ def choice(t, path: str, options: list, *, labels=None, horizontal: bool = False
     """A select box (or segmented control) for a Literal or catalog-id field."""
     current = get(session.scenario(), path)
     fmt = (lambda o: labels.get(o, o)) if labels else (lambda o: t.get(f"opt.{path}.{o}", str(o)))
-    key = keys.label_key(_PREFIX + path, [fmt(o) for o in options])  # new labels: a new widget
+    wkey = keys.label_key(key_of(path), [fmt(o) for o in options])  # new labels: a new widget
     if horizontal:
-        st.segmented_control(t(f"field.{path}"), options, default=current, key=key, format_func=fmt,
-                             on_change=on_change, args=(path, key), help=_help(t, path), selection_mode="single")
+        st.segmented_control(t(f"field.{path}"), options, default=current, key=wkey, format_func=fmt,
+                             on_change=on_change, args=(path, wkey), help=_help(t, path), selection_mode="single")
     else:
-        st.selectbox(t(f"field.{path}"), options, index=options.index(current), key=key, format_func=fmt,
-                     on_change=on_change, args=(path, key), help=_help(t, path))
+        st.selectbox(t(f"field.{path}"), options, index=options.index(current), key=wkey, format_func=fmt,
+                     on_change=on_change, args=(path, wkey), help=_help(t, path))
     show_error(path)
 
 
 def toggle(t, path: str) -> None:
-    st.toggle(t(f"field.{path}"), value=bool(get(session.scenario(), path)), key=_PREFIX + path,
-              on_change=on_change, args=(path,), help=_help(t, path))
+    wkey = key_of(path)  # passed along: a change in the same run may start a new revision first
+    st.toggle(t(f"field.{path}"), value=bool(get(session.scenario(), path)), key=wkey,
+              on_change=on_change, args=(path, wkey), help=_help(t, path))
     show_error(path)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
@@ -40,8 +41,10 @@ def plotly_specs(at: AppTest) -> dict[str, dict]:
 
 
 def keyed(widgets, name: str):
-    """The widget called ``name`` among ``widgets`` (e.g. ``at.selectbox``), keyed plainly or by
-    its labels (``webui.keys.label_key``: ``name#digest``)."""
-    found = [w for w in widgets if w.key == name or (w.key or "").startswith(name + "#")]
+    """The widget called ``name`` among ``widgets`` (e.g. ``at.selectbox``), keyed plainly, by the
+    scenario's revision (``webui.session.widget_key``: ``name~3``) and/or by its labels
+    (``webui.keys.label_key``: ``name#digest``, ``name~3#digest``)."""
+    pattern = re.compile(re.escape(name) + r"(~\d+)?(#.*)?")
+    found = [w for w in widgets if pattern.fullmatch(w.key or "")]
     assert len(found) == 1, (name, [w.key for w in widgets])
     return found[0]

@@ -210,15 +210,15 @@ def test_instalments_on_a_short_horizon_are_clamped_not_refused():
     keyed(at.segmented_control, "w.finance.payment").set_value("instalments").run()
     fin = at.session_state["scenario"].finance
     assert fin.payment == "instalments" and fin.instalment_months == 24
-    assert at.number_input(key="w.finance.instalment_months").value == 24
+    assert keyed(at.number_input, "w.finance.instalment_months").value == 24  # repaired: a new revision
 
 
 def test_a_refused_value_is_explained_once_and_the_widget_shows_the_model_value():
     at = open_page("cluster", cur="USD")
     at.number_input(key="w.facility.gpu_idle_power_frac").set_value(0.95).run()
     assert any("gpu_idle_power_frac" in _shown(e) for e in at.error)
-    assert at.number_input(key="w.facility.gpu_idle_power_frac").value == pytest.approx(0.15)
-    at.number_input(key="w.facility.pue").set_value(1.3).run()  # any other change: the message is gone
+    assert keyed(at.number_input, "w.facility.gpu_idle_power_frac").value == pytest.approx(0.15)
+    keyed(at.number_input, "w.facility.pue").set_value(1.3).run()  # any other change: the message is gone
     assert not at.error
 
 
@@ -240,7 +240,7 @@ def test_an_out_of_range_value_is_refused_with_the_field_and_its_range_on_the_pa
     shown = " ".join(_shown(e) for e in at.error)
     assert en["field.cluster.nodes"] in shown and "1,000,000,000" in shown and "…" in shown
     assert at.session_state["scenario"].cluster.nodes == nodes
-    assert at.number_input(key="w.cluster.nodes").value == nodes
+    assert keyed(at.number_input, "w.cluster.nodes").value == nodes
 
 
 def test_the_discount_rate_is_typed_in_percent_like_the_discounts():

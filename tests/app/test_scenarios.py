@@ -85,7 +85,7 @@ def test_sales_saves_versions_compares_and_restores(db):
     at.button(key="scn_save_new").click().run()
     assert "version 1" in at.success[0].value
     go(at, "cluster")
-    at.number_input(key="w.cluster.nodes").set_value(77).run()
+    keyed(at.number_input, "w.cluster.nodes").set_value(77).run()  # a save starts a new revision
     go(at, "scenarios")
     at.text_input(key="scn_note").set_value("customer asked for 77").run()
     at.button(key="scn_save_v").click().run()
