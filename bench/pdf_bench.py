@@ -6,7 +6,7 @@ port, opens N+1 browser tabs (Debian's Chromium through Playwright, in this proc
 as server memory), clicks "Prepare the PDF" in N of them, and while they wait downloads the XLSX
 from the first tab ``--xlsx-repeat`` times (click to finished file). Meanwhile it samples the
 memory of the server: the app process
-and every descendant (Playwright's driver, its one Chromium and helpers), as the sum of RSS
+and every descendant (its one Chromium and helpers), as the sum of RSS
 (pages shared between Chromium processes counted once per process: an upper bound) and the sum
 of PSS (shared pages divided among their users: what a container's memory limit sees), read from
 ``/proc`` every 0.2 s.
