@@ -28,6 +28,7 @@ from .errors import CatalogError
 QUANTITIES_FILE = Path(__file__).parent / "data" / "quantities.yaml"
 SCENARIO_SECTIONS = ("cluster", "workload", "facility", "operations", "finance")
 CATALOG_GROUPS = ("fabric", "fabric_price", "gpu", "gpu_price", "model", "price_book")
+OTHER_GROUPS = ("money", "analysis")  # inputs of the app and the exports, not of a scenario
 PER_FABRIC_GROUPS = ("fabric", "fabric_price")
 SWINGS = ("scenario", "range")
 _KEYS = frozenset({"id", "unit", "integer", "min", "max", "min_exclusive", "note", "display", "label", "help",
@@ -167,9 +168,10 @@ def _entry(raw: dict) -> QuantitySpec:
     if unknown:
         raise CatalogError(f"quantities.yaml: {qid}: unknown keys {sorted(unknown)}; allowed: {sorted(_KEYS)}")
     head = qid.split(".", 1)[0]
-    if "." not in qid or head not in (*SCENARIO_SECTIONS, *CATALOG_GROUPS):
+    heads = (*SCENARIO_SECTIONS, *CATALOG_GROUPS, *OTHER_GROUPS)
+    if "." not in qid or head not in heads:
         raise CatalogError(f"quantities.yaml: {qid}: id must be <section>.<field> or <group>.<name>; "
-                           f"allowed heads: {', '.join((*SCENARIO_SECTIONS, *CATALOG_GROUPS))}")
+                           f"allowed heads: {', '.join(heads)}")
     if not isinstance(raw.get("unit"), str) or not raw["unit"]:
         raise CatalogError(f"quantities.yaml: {qid}: unit is required")
     lo, hi = _number(qid, "min", raw.get("min")), _number(qid, "max", raw.get("max"))

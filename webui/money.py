@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from costmodel import quantities
 from costmodel.catalog import load_catalog
 
 CURRENCIES = ("CNY", "USD", "EUR")
 SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€"}
-MIN_RATE, MAX_RATE = 1e-6, 1e6
+MIN_RATE, MAX_RATE = quantities.spec("money.fx_rate").bounds()  # the registry's
 #: Compact units per language, largest first: (divisor, suffix). Chinese counts in 万 (10⁴) and
 #: 亿 (10⁸), as the UI does for model sizes; English in k, M, B.
 SHORT_UNITS = {
