@@ -289,3 +289,24 @@ def test_bounds_are_not_a_pydantic_model_of_their_own():
     assert not isinstance(q, BaseModel)
     with pytest.raises(dataclasses.FrozenInstanceError):
         q.hi = 100.0  # type: ignore[misc]
+
+
+def _doc_number(text: str) -> float:
+    return float(text.replace(" ", "").replace("\u202f", ""))
+
+
+def test_the_documented_bounds_are_the_registry_bounds(root):
+    """docs/model.md §2.1 lists every scenario field's bounds; they must be the registry's."""
+    rows = {}
+    for line in (root / "docs" / "model.md").read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) > 4 and cells[1].startswith("`") and "…" in cells[3]:
+            path = cells[1].split("`")[1]
+            if path in REG:
+                rows[path] = cells[3].split(" or ")[0].split(",")[0]
+    assert set(rows) == {q.id for q in REG.values() if q.group == "scenario"}
+    for path, text in rows.items():
+        q = quantities.spec(path)
+        lo_text, hi_text = (part.strip() for part in text.split("…"))
+        assert lo_text.startswith(">") == q.lo_exclusive, path
+        assert (_doc_number(lo_text.lstrip("> ")), _doc_number(hi_text)) == (q.lo, q.hi), path
