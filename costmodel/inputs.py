@@ -5,6 +5,10 @@ float64 array per quantity, in SI-like units — and a :class:`Structure` of the
 that change the shape of the computation. Scenario-level arrays have shape ``(S, 1)``,
 fabric-level ones ``(1, F)``; a Monte Carlo batch or a sweep only changes ``S``.
 
+Which array a scenario field or catalog quantity feeds, and the factor from its stored unit to
+the model's, come from the registry of quantities (``data/quantities.yaml``, ``model``): a new
+input that is a plain unit scaling needs its registry entry and its :class:`Inputs` field only.
+
 ``uncertain`` lists, for every quantity with a known range, its ``(low, typical, high)``
 arrays; Monte Carlo and the tornado draw or swing exactly these.
 """
@@ -21,11 +25,7 @@ from .catalog import Catalog, Quantity, load_catalog
 from .performance import LOSS_MODEL_CODES, hidden_size
 from .schema import Scenario
 
-US = 1e-6
-GIGA = 1e9
-TERA = 1e12
-MIB = 2**20
-SECONDS_PER_MINUTE = 60.0
+GIGA = 1e9  # unit scaling of inputs lives in the registry (data/quantities.yaml, model.scale)
 
 
 @dataclass(frozen=True)

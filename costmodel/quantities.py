@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 import yaml
 
@@ -254,9 +256,9 @@ def load(path: Path = QUANTITIES_FILE) -> dict[str, QuantitySpec]:
 
 
 @functools.cache
-def registry() -> dict[str, QuantitySpec]:
-    """The packaged registry (read once)."""
-    return load()
+def registry() -> Mapping[str, QuantitySpec]:
+    """The packaged registry (read once; read-only)."""
+    return MappingProxyType(load())
 
 
 def spec(qid: str) -> QuantitySpec:
@@ -272,9 +274,11 @@ def field(qid: str) -> dict[str, float]:
     return spec(qid).field_kwargs()
 
 
-def group(name: str) -> dict[str, QuantitySpec]:
-    """Entries of one group (``scenario``, ``fabric``, ``gpu_price`` …) by name (scenario: by path)."""
-    return {(q.id if name == "scenario" else q.name): q for q in registry().values() if q.group == name}
+@functools.cache
+def group(name: str) -> Mapping[str, QuantitySpec]:
+    """Entries of one group (``scenario``, ``fabric``, ``gpu_price`` …) by name (scenario: by path); read-only."""
+    return MappingProxyType({(q.id if name == "scenario" else q.name): q
+                             for q in registry().values() if q.group == name})
 
 
 def override_bounds(name: str) -> dict[str, tuple[float, float]]:
@@ -298,9 +302,10 @@ def swung(kind: str) -> list[QuantitySpec]:
     return [q for q in registry().values() if q.swing == kind]
 
 
-def direct(group_name: str) -> list[QuantitySpec]:
+@functools.cache
+def direct(group_name: str) -> tuple[QuantitySpec, ...]:
     """Entries of a group that ``inputs.build`` maps by a plain unit scaling."""
-    return [q for q in group(group_name).values() if q.model is not None and q.model.direct]
+    return tuple(q for q in group(group_name).values() if q.model is not None and q.model.direct)
 
 
 def excel_rows(per_fabric: bool) -> list[QuantitySpec]:
