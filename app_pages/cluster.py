@@ -88,7 +88,7 @@ with left, st.container(border=True):
 with middle, st.container(border=True):
     st.subheader(t("group.finance"))
     widgets.number(t, "finance.horizon_years")
-    widgets.number(t, "finance.discount_rate", digits=1, step=0.5, percent=True)
+    widgets.number(t, "finance.discount_rate", digits=1, step=0.5)
     widgets.choice(t, "finance.payment", ["upfront", "instalments"], horizontal=True)
     if scenario.finance.payment == "instalments":
         widgets.number(t, "finance.instalment_months")

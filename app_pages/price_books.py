@@ -13,6 +13,7 @@ import streamlit as st
 
 from costmodel.catalog import load_catalog
 from costmodel.errors import ScenarioError
+from costmodel.quantities import spec
 from costmodel.results import differences
 from costmodel.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
 from costmodel.validation import validate_price_book
@@ -20,6 +21,7 @@ from store import documents
 from webui import compute, keys, labels, notices, session, storage
 from webui.text import md_escape
 
+MIN_DISCOUNT_PCT = float(spec("price_book.discount_pct").lo)
 t = session.translator()
 money = session.money()
 owner = storage.owner()
@@ -62,7 +64,7 @@ st.markdown(f"**{t('pb.discounts')}**")
 dcols = st.columns(len(DISCOUNT_CATEGORIES))
 discounts = {}
 for col, category in zip(dcols, DISCOUNT_CATEGORIES, strict=True):
-    value = col.number_input(t(f"pb.cat.{category}"), min_value=0.0, max_value=MAX_DISCOUNT_PCT, step=1.0,
+    value = col.number_input(t(f"pb.cat.{category}"), min_value=MIN_DISCOUNT_PCT, max_value=MAX_DISCOUNT_PCT, step=1.0,
                              value=float(start.discounts.get(category, 0.0)) if start else 0.0, format="%.1f",
                              key=f"pb_disc_{category}_{bid}", help=t("pb.disc_help", fields=", ".join(
                                  DISCOUNT_CATEGORIES[category])))

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from costmodel.catalog import load_catalog
+from costmodel.quantities import spec
 from webui import charts, compute, keys, labels, session
 
 t = session.translator()
@@ -39,7 +40,8 @@ def monte_carlo_section() -> None:
     st.subheader(t("risk.mc"))
     c1, c2 = st.columns(2)
     draws = c1.select_slider(t("risk.draws"), [1_000, 2_000, 5_000, 10_000, 20_000], value=10_000, key="risk_draws")
-    seed = c2.number_input(t("risk.seed"), min_value=0, max_value=2**31 - 1, value=1, step=1, key="risk_seed")
+    seed_lo, seed_hi = spec("analysis.mc_seed").bounds()
+    seed = c2.number_input(t("risk.seed"), min_value=seed_lo, max_value=seed_hi, value=1, step=1, key="risk_seed")
     tco, summary = compute.monte_carlo(skey, int(draws), int(seed))
     st.plotly_chart(
         charts.lite(

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import quantities
 from .crossings import sign_changes
 from .inputs import Built, build
 from .schema import Scenario
@@ -50,44 +51,15 @@ class ParamInfo:
     zero_window_hi: float = 1.0
 
 
-def _p(name: str, unit: str, lo: float, hi: float, zero_hi: float, per_fabric: bool = False,
-       **kw) -> ParamInfo:
-    return ParamInfo(name, per_fabric, unit, float(lo), float(hi), zero_window_hi=zero_hi, **kw)
+def _param(q: quantities.QuantitySpec) -> ParamInfo:
+    lo, hi = q.model_bounds()
+    return ParamInfo(q.model.field, q.per_fabric, q.model.unit, lo, hi, integer=q.integer,
+                     fixed_window=q.solve.window, zero_window_hi=q.solve.zero_window_hi)
 
 
-_PARAMS = (
-    # scenario level, shape (S, 1)
-    _p("nodes", "nodes", 1, 100_000, 16_384, integer=True, fixed_window=(1.0, 16_384.0)),
-    _p("pue", "ratio", 1.0, 3.0, 3.0),
-    _p("electricity_price", "currency/kWh", 0.0, 10.0, 1.0),
-    _p("compute_efficiency", "ratio", 0.01, 1.0, 1.0),
-    _p("runs_per_year", "runs/year", 1e-9, 1e5, 100.0),
-    _p("params", "parameters", 1e7, 1e14, 1e12),
-    _p("batch_tokens", "tokens", 1e3, 1e9, 1e8),
-    _p("tokens_per_run", "tokens", 1e6, 1e15, 1e13),
-    _p("network_ops_per_node_year", "currency/node-year", 0.0, 1e7, 1e4),
-    _p("cluster_ops_per_node_year", "currency/node-year", 0.0, 1e7, 1e4),
-    _p("maintenance_frac", "1/year", 0.0, 0.5, 0.5),
-    _p("discount_rate", "1/year", 0.0, 0.5, 0.5),
-    _p("restart_s", "s", 0.0, 86_400.0, 3_600.0),
-    _p("ckpt_write_Bps_per_node", "B/s", 1e7, 1e12, 1e10),
-    _p("server_price", "currency", 0.0, 1e8, 1e6),
-    _p("rental_per_gpu_hour", "currency/GPU-h", 0.0, 1e4, 10.0),
-    # per fabric, shape (1, F)
-    _p("nic_price", "currency", 0.0, 1e9, 1e4, per_fabric=True),
-    _p("switch_price", "currency", 0.0, 1e9, 1e5, per_fabric=True),
-    _p("cable_price", "currency", 0.0, 1e9, 1e4, per_fabric=True),
-    _p("optic_price", "currency", 0.0, 1e9, 1e4, per_fabric=True),
-    _p("install_per_node", "currency/node", 0.0, 1e9, 1e4, per_fabric=True),
-    _p("efficiency", "ratio", 1e-3, 1.0, 1.0, per_fabric=True),
-    _p("latency_s", "s", 0.0, 1e-2, 1e-4, per_fabric=True),
-    _p("loss_rate", "ratio", 0.0, 0.5, 1e-2, per_fabric=True),
-    _p("ops_factor", "ratio", 0.0, 10.0, 3.0, per_fabric=True),
-    _p("net_fail_per_endpoint_hour", "1/h", 0.0, 1.0, 1e-4, per_fabric=True),
-    _p("nic_power_w", "W", 0.0, 1e4, 100.0, per_fabric=True),
-    _p("switch_power_w", "W", 0.0, 1e5, 5_000.0, per_fabric=True),
-    _p("cpu_cores_per_100gbps", "cores", 0.0, 100.0, 10.0, per_fabric=True),
-)
+# generated from the registry (data/quantities.yaml, entries with ``solve``): scenario level,
+# shape (S, 1), first; then per fabric, shape (1, F); bounds in the model's unit
+_PARAMS = tuple(_param(q) for q in quantities.solvable())
 
 #: The inputs a user can solve for, by :class:`~costmodel.inputs.Inputs` field name.
 PARAMETERS: dict[str, ParamInfo] = {p.name: p for p in _PARAMS}

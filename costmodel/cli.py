@@ -12,6 +12,7 @@ import sys
 import numpy as np
 import pandas as pd
 
+from . import quantities
 from .api import evaluate, load_scenario, sweep
 from .claims import check_all
 from .currency import reference_rate
@@ -202,8 +203,9 @@ def cmd_report(args) -> None:
     currency = args.currency or res.currency
     rate = 1.0 if currency == res.currency else (args.fx if args.fx is not None else _reference_rate(res.currency,
                                                                                                      currency))
-    if not 1e-6 <= rate <= 1e6:
-        raise ScenarioError([("--fx", f"allowed: 1e-06 to 1e+06 (got {rate:g})")])
+    lo, hi = quantities.spec("money.fx_rate").bounds()
+    if not lo <= rate <= hi:
+        raise ScenarioError([("--fx", f"allowed: {lo:g} to {hi:g} (got {rate:g})")])
     if args.csv:
         _write(args.csv, csv_bytes(yearly_csv(res, currency, rate)))
     if args.results_csv:

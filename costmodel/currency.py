@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import math
 
+from . import quantities
 from .catalog import Catalog, load_catalog
 
 CURRENCIES = ("CNY", "USD", "EUR")
 SYMBOLS = {"CNY": "¥", "USD": "$", "EUR": "€"}
-MIN_RATE, MAX_RATE = 1e-6, 1e6  # accepted display rates [display units per model unit]
+MIN_RATE, MAX_RATE = quantities.spec("money.fx_rate").bounds()  # display units per model unit: the registry's
 
 
 def reference_rate(model_currency: str, display_currency: str, catalog: Catalog | None = None) -> float:

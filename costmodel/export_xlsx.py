@@ -25,7 +25,7 @@ import xlsxwriter
 import yaml
 from xlsxwriter.utility import xl_rowcol_to_cell
 
-from . import price_books
+from . import price_books, quantities
 from .api import evaluate
 from .catalog import load_catalog
 from .formatting import fabric_names
@@ -36,29 +36,12 @@ from .tco import CATEGORIES
 MONEY_FORMATS = {"USD": '"$"#,##0', "CNY": '"¥"#,##0', "EUR": '"€"#,##0'}
 LABELS_FILE = Path(__file__).parent / "data" / "export_labels.yaml"
 LANGUAGES = ("en", "zh")
-SCALAR_INPUTS = (  # (name, Inputs field, unit, editable); labels in export_labels.yaml
-    ("nodes", "nodes", "count", False),
-    ("server_price", "server_price", "currency", True),
-    ("host_kw", "host_power_kw", "kW", True),
-    ("cpu_cost_share", "host_cpu_cost_share", "0-1", True),
-    ("cpu_power_share", "host_cpu_power_share", "0-1", True),
-    ("pue", "pue", "ratio", True),
-    ("price_kwh", "electricity_price", "currency/kWh", True),
-    ("maint", "maintenance_frac", "share of capex", True),
-    ("cluster_staff", "cluster_ops_per_node_year", "currency", True),
-    ("net_staff", "network_ops_per_node_year", "currency", True),
-    ("discount", "discount_rate", "per year", True),
-    ("residual", "residual_frac", "share of capex", True),
-    ("inst_rate", "instalment_rate", "per year", True),
-    ("inst_months", "instalment_months", "months", True),
+# The editable input rows come from the registry (data/quantities.yaml, ``excel``): label key,
+# Inputs field, unit key (export_labels.yaml ``units``) and whether a user may edit the cell.
+SCALAR_INPUTS = tuple(  # (name, Inputs field, unit, editable); labels in export_labels.yaml
+    (q.excel.key, q.model.field, q.excel.unit, q.excel.editable) for q in quantities.excel_rows(per_fabric=False)
 )
-FABRIC_INPUTS = (  # per fabric: (key, unit, editable)
-    ("nic_price", "currency", True),
-    ("switch_price", "currency", True),
-    ("cable_price", "currency", True),
-    ("optic_price", "currency", True),
-    ("install_per_node", "currency", True),
-    ("ops_factor", "ratio", True),
+_MODEL_ROWS = (  # per fabric, values the model computes: (key, unit, editable)
     ("endpoints", "count", False),
     ("switches", "count", False),
     ("cables", "count", False),
@@ -68,6 +51,10 @@ FABRIC_INPUTS = (  # per fabric: (key, unit, editable)
     ("cpu_share", "0-1", False),
     ("lost_h", "h", False),
     ("vch", "currency/h", True),
+)
+FABRIC_INPUTS = (  # per fabric: (key, unit, editable); the registry's rows, then the model's
+    *((q.excel.key, q.excel.unit, q.excel.editable) for q in quantities.excel_rows(per_fabric=True)),
+    *_MODEL_ROWS,
 )
 
 

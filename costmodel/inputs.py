@@ -5,6 +5,10 @@ float64 array per quantity, in SI-like units — and a :class:`Structure` of the
 that change the shape of the computation. Scenario-level arrays have shape ``(S, 1)``,
 fabric-level ones ``(1, F)``; a Monte Carlo batch or a sweep only changes ``S``.
 
+Which array a scenario field or catalog quantity feeds, and the factor from its stored unit to
+the model's, come from the registry of quantities (``data/quantities.yaml``, ``model``): a new
+input that is a plain unit scaling needs its registry entry and its :class:`Inputs` field only.
+
 ``uncertain`` lists, for every quantity with a known range, its ``(low, typical, high)``
 arrays; Monte Carlo and the tornado draw or swing exactly these.
 """
@@ -16,16 +20,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import price_books
+from . import price_books, quantities
 from .catalog import Catalog, Quantity, load_catalog
 from .performance import LOSS_MODEL_CODES, hidden_size
 from .schema import Scenario
 
-US = 1e-6
-GIGA = 1e9
-TERA = 1e12
-MIB = 2**20
-SECONDS_PER_MINUTE = 60.0
+GIGA = 1e9  # unit scaling of inputs lives in the registry (data/quantities.yaml, model.scale)
 
 
 @dataclass(frozen=True)
@@ -151,6 +151,14 @@ def _scalar(value: float) -> np.ndarray:
     return np.full((1, 1), float(value))
 
 
+def _path(scenario: Scenario, path: str):
+    """The value of a dotted scenario field, e.g. ``workload.model_params_b``."""
+    obj = scenario
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
 def _apply(item, changes: dict[str, float] | None):
     """A catalog item with some quantities overridden: typical = value, range collapsed."""
     if not changes:
@@ -199,85 +207,48 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
             )
         return typ
 
-    c, w, fa, op, fi = (scenario.cluster, scenario.workload, scenario.facility,
-                        scenario.operations, scenario.finance)
+    c, w, op, fi = scenario.cluster, scenario.workload, scenario.operations, scenario.finance
     model = cat.model
-    k_flops = model["flops_per_param_token_full_recompute" if w.full_recompute
-                    else "flops_per_param_token"]
-    overlap = model["fsdp_overlap_frac_of_compute" if w.parallelism == "fsdp"
-                    else "dp_overlap_frac_of_compute"]
-    params = w.model_params_b * GIGA
+    params = w.model_params_b * quantities.spec("workload.model_params_b").model.scale
     hidden = (w.hidden_size if w.hidden_size is not None
               else float(hidden_size(params, model["d_model_per_layer"].typical)))
     vch = np.nan if op.value_of_cluster_hour is None else op.value_of_cluster_hour
-    inputs = Inputs(
-        nodes=_scalar(c.nodes),
+    # scenario inputs that are a plain unit scaling (the registry's model.scale)
+    arrays = {spec.model.field: _scalar(_path(scenario, spec.id) * spec.model.scale)
+              for spec in quantities.direct("scenario")}
+    arrays.update(
         gpus_per_node=_scalar(c.gpus_per_node or gpu.default_gpus_per_node.typical),
         nics_per_node=_scalar(c.nics_per_node or gpu.default_nics_per_node.typical),
-        peak_flops=q("peak_flops", gpu.peak_bf16_tflops, TERA),
-        gpu_tdp_kw=q("gpu_tdp_kw", gpu.tdp_w, 1e-3),
-        intra_node_Bps=q("intra_node_Bps", gpu.intra_node_gbs, GIGA),
-        host_power_kw=q("host_power_kw", gpu.host_power_kw, override=c.host_power_kw),
-        host_cpu_cores=q("host_cpu_cores", gpu.host_cpu_cores),
-        host_cpu_cost_share=_scalar(c.host_cpu_cost_share),
-        host_cpu_power_share=_scalar(c.host_cpu_power_share),
-        server_price=q("server_price", gpu_prices.server_price, override=c.server_price),
-        rental_per_gpu_hour=q("rental_per_gpu_hour", gpu_prices.rental_per_gpu_hour),
-        params=_scalar(params),
-        tokens_per_run=_scalar(w.tokens_per_run_b * GIGA),
-        batch_tokens=_scalar(w.global_batch_tokens_m * 1e6),
-        compute_efficiency=_scalar(w.compute_efficiency),
-        flops_per_param_token=q("flops_per_param_token", k_flops),
-        grad_bytes=_scalar(w.grad_bytes),
-        act_bytes=q("act_bytes", model["activation_bytes"]),
         hidden=_scalar(hidden),
         pipeline_stages=_scalar(w.pipeline_stages if w.parallelism == "pipeline" else 1),
-        microbatches=_scalar(w.pipeline_microbatches),
-        runs_per_year=_scalar(w.runs_per_year),
-        overlap_frac=q("overlap_frac", overlap),
-        bucket_bytes=q("bucket_bytes", model["bucket_mib"], MIB),
-        nccl_base_latency_s=q("nccl_base_latency_s", model["nccl_base_latency_us"], US),
-        mathis_c=q("mathis_c", model["mathis_constant"]),
-        pue=_scalar(fa.pue),
-        electricity_price=_scalar(fa.electricity_price_per_kwh),
-        gpu_busy_frac=_scalar(fa.gpu_busy_power_frac),
-        gpu_idle_frac=_scalar(fa.gpu_idle_power_frac),
-        cluster_ops_per_node_year=_scalar(op.cluster_ops_cost_per_node_year),
-        network_ops_per_node_year=_scalar(op.network_ops_cost_per_node_year),
-        maintenance_frac=_scalar(op.maintenance_frac_per_year),
-        ckpt_write_Bps_per_node=_scalar(op.checkpoint_write_gbs_per_node * GIGA),
-        ckpt_bytes_per_param=q("ckpt_bytes_per_param", model["checkpoint_bytes_per_param"]),
-        restart_s=_scalar(op.restart_minutes * SECONDS_PER_MINUTE),
         value_of_cluster_hour=_scalar(vch),
-        gpu_fail_per_hour=q("gpu_fail_per_hour", model["gpu_failure_rate_per_gpu_hour"]),
-        node_fail_per_hour=q("node_fail_per_hour", model["node_failure_rate_per_node_hour"]),
-        discount_rate=_scalar(fi.discount_rate),
-        instalment_months=_scalar(fi.instalment_months),
-        instalment_rate=_scalar(fi.instalment_rate_annual),
-        residual_frac=_scalar(fi.residual_value_frac),
         loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
-        port_bps=fq("port_bps", fab_specs, "port_gbps", GIGA),
-        latency_s=fq("latency_s", fab_specs, "latency_us", US),
-        hop_latency_s=fq("hop_latency_s", fab_specs, "hop_latency_us", US),
-        efficiency=fq("efficiency", fab_specs, "efficiency"),
-        loss_rate=fq("loss_rate", fab_specs, "loss_rate"),
-        mtu_bytes=fq("mtu_bytes", fab_specs, "mtu_bytes"),
-        tcp_flows=fq("tcp_flows", fab_specs, "tcp_flows_per_port"),
-        cpu_cores_per_100gbps=fq("cpu_cores_per_100gbps", fab_specs, "cpu_cores_per_100gbps"),
-        nic_power_w=fq("nic_power_w", fab_specs, "nic_power_w"),
-        switch_radix=fq("switch_radix", fab_specs, "switch_radix"),
-        switch_power_w=fq("switch_power_w", fab_specs, "switch_power_w"),
-        optic_power_w=fq("optic_power_w", fab_specs, "optic_power_w"),
-        cable_power_w=fq("cable_power_w", fab_specs, "cable_power_w"),
-        ops_factor=fq("ops_factor", fab_specs, "ops_factor"),
-        net_fail_per_endpoint_hour=fq("net_fail_per_endpoint_hour", fab_specs,
-                                      "interruption_rate_per_endpoint_hour"),
-        nic_price=fq("nic_price", fab_prices, "nic_price"),
-        switch_price=fq("switch_price", fab_prices, "switch_price"),
-        cable_price=fq("cable_price", fab_prices, "cable_price"),
-        optic_price=fq("optic_price", fab_prices, "optic_price"),
-        install_per_node=fq("install_per_node", fab_prices, "install_per_node"),
     )
+    # catalog quantities the model reads in code: a scenario override or a choice between two numbers
+    flops_key = "flops_per_param_token_full_recompute" if w.full_recompute else "flops_per_param_token"
+    overlap_key = "fsdp_overlap_frac_of_compute" if w.parallelism == "fsdp" else "dp_overlap_frac_of_compute"
+    special = {
+        "gpu.host_power_kw": lambda: q("host_power_kw", gpu.host_power_kw, override=c.host_power_kw),
+        "gpu_price.server_price": lambda: q("server_price", gpu_prices.server_price, override=c.server_price),
+        f"model.{flops_key}": lambda: q("flops_per_param_token", model[flops_key]),
+        f"model.{overlap_key}": lambda: q("overlap_frac", model[overlap_key]),
+    }
+    # catalog quantities, group by group in the registry's order (the order Monte Carlo draws them)
+    sources = {"gpu": lambda n: getattr(gpu, n), "gpu_price": lambda n: getattr(gpu_prices, n),
+               "model": lambda n: model[n]}
+    for group in ("gpu", "gpu_price", "model", "fabric", "fabric_price"):
+        for spec in quantities.group(group).values():
+            if spec.model is None:
+                continue
+            name, scale = spec.model.field, spec.model.scale
+            if not spec.model.direct:
+                if spec.id in special:
+                    arrays[name] = special[spec.id]()
+            elif group in sources:
+                arrays[name] = q(name, sources[group](spec.name), scale)
+            else:
+                arrays[name] = fq(name, fab_specs if group == "fabric" else fab_prices, spec.name, scale)
+    inputs = Inputs(**arrays)
     structure = Structure(
         horizon_years=fi.horizon_years,
         parallelism=w.parallelism,

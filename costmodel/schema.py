@@ -2,7 +2,8 @@
 
 Every numeric field has explicit bounds and its unit in its name or description; unknown
 fields, NaN and infinities are rejected. Default values come from ``data/defaults.yaml``
-(through the catalog), never from literals here. Bounds are validation limits, not defaults.
+(through the catalog), never from literals here. Bounds are validation limits, not defaults,
+and come from the registry of quantities (``data/quantities.yaml``), never from literals here.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from . import quantities
 from .catalog import load_catalog
 from .errors import clean_text
 
@@ -20,6 +22,11 @@ _CAT = load_catalog()
 
 def _d(group: str, name: str) -> float:
     return _CAT.default(group, name)
+
+
+def _b(path: str) -> dict[str, float]:
+    """The bounds of a scenario field, from the registry (data/quantities.yaml)."""
+    return quantities.field(path)
 
 
 # strict: no silent coercion of "64", true or 1.0 into numbers, booleans or integers.
@@ -31,36 +38,36 @@ class Cluster(BaseModel):
     """The GPU servers."""
 
     model_config = _STRICT
-    nodes: int = Field(int(_d("cluster", "nodes")), ge=1, le=100_000, description="GPU servers in the cluster [count]")
+    nodes: int = Field(
+        int(_d("cluster", "nodes")),
+        **_b("cluster.nodes"),
+        description="GPU servers in the cluster [count]",
+    )
     gpu: CatalogId = Field(_CAT.blank_scenario["gpu"], description="GPU type: an id of the GPU catalog")
     gpus_per_node: int | None = Field(
-        None, ge=1, le=16, description="GPUs per server [count]; empty = the GPU's reference server"
+        None, **_b("cluster.gpus_per_node"), description="GPUs per server [count]; empty = the GPU's reference server"
     )
     nics_per_node: int | None = Field(
         None,
-        ge=1,
-        le=16,
+        **_b("cluster.nics_per_node"),
         description="compute-fabric NIC ports ('rails') per server [count]; empty = the GPU's reference server",
     )
     server_price: float | None = Field(
         None,
-        ge=0,
-        le=1e8,
+        **_b("cluster.server_price"),
         description="price of one server without fabric NICs [currency]; empty = the price book's",
     )
     host_power_kw: float | None = Field(
-        None, ge=0, le=50, description="non-GPU power of one server [kW]; empty = catalog"
+        None, **_b("cluster.host_power_kw"), description="non-GPU power of one server [kW]; empty = catalog"
     )
     host_cpu_cost_share: float = Field(
         _d("cluster", "host_cpu_cost_share"),
-        ge=0,
-        le=1,
+        **_b("cluster.host_cpu_cost_share"),
         description="share of the server price that is host CPU and memory [0-1]",
     )
     host_cpu_power_share: float = Field(
         _d("cluster", "host_cpu_power_share"),
-        ge=0,
-        le=1,
+        **_b("cluster.host_cpu_power_share"),
         description="share of the host (non-GPU) power drawn by CPUs and memory [0-1]",
     )
 
@@ -70,21 +77,21 @@ class Workload(BaseModel):
 
     model_config = _STRICT
     model_params_b: float = Field(
-        _d("workload", "model_params_b"), gt=0, le=100_000, description="model parameters [billions]"
+        _d("workload", "model_params_b"), **_b("workload.model_params_b"), description="model parameters [billions]"
     )
     tokens_per_run_b: float = Field(
         _d("workload", "tokens_per_run_b"),
-        gt=0,
-        le=1_000_000,
+        **_b("workload.tokens_per_run_b"),
         description="tokens processed by one training run [billions]",
     )
     global_batch_tokens_m: float = Field(
-        _d("workload", "global_batch_tokens_m"), gt=0, le=1_000, description="tokens per optimizer step [millions]"
+        _d("workload", "global_batch_tokens_m"),
+        **_b("workload.global_batch_tokens_m"),
+        description="tokens per optimizer step [millions]"
     )
     compute_efficiency: float = Field(
         _d("workload", "compute_efficiency"),
-        ge=0.01,
-        le=1,
+        **_b("workload.compute_efficiency"),
         description="MFU the job reaches with an infinitely fast network [0-1]",
     )
     full_recompute: bool = Field(
@@ -96,23 +103,30 @@ class Workload(BaseModel):
         "FSDP/ZeRO-3, or pipeline stages × data parallel",
     )
     pipeline_stages: int = Field(
-        int(_d("workload", "pipeline_stages")), ge=1, le=1024, description="pipeline stages across nodes [count]"
+        int(_d("workload", "pipeline_stages")),
+        **_b("workload.pipeline_stages"),
+        description="pipeline stages across nodes [count]"
     )
     pipeline_microbatches: int = Field(
         int(_d("workload", "pipeline_microbatches")),
-        ge=1,
-        le=65_536,
+        **_b("workload.pipeline_microbatches"),
         description="micro-batches per step in the pipeline schedule [count]",
     )
-    grad_bytes: float = Field(_d("workload", "grad_bytes"), ge=0.5, le=8, description="bytes per gradient element [B]")
+    grad_bytes: float = Field(
+        _d("workload", "grad_bytes"),
+        **_b("workload.grad_bytes"),
+        description="bytes per gradient element [B]",
+    )
     hidden_size: int | None = Field(
-        None, ge=64, le=1_000_000, description="model width d_model; empty = from the parameter count"
+        None, **_b("workload.hidden_size"), description="model width d_model; empty = from the parameter count"
     )
     schedule: Literal["plan", "always_busy"] = Field(
         "plan", description="'plan': run runs_per_year runs; 'always_busy': run back to back all year"
     )
     runs_per_year: float = Field(
-        _d("workload", "runs_per_year"), gt=0, le=100_000, description="training runs planned per year [count]"
+        _d("workload", "runs_per_year"),
+        **_b("workload.runs_per_year"),
+        description="training runs planned per year [count]"
     )
 
 
@@ -120,18 +134,21 @@ class Facility(BaseModel):
     """Power and cooling."""
 
     model_config = _STRICT
-    pue: float = Field(_d("facility", "pue"), ge=1.0, le=3.0, description="power usage effectiveness [ratio]")
+    pue: float = Field(_d("facility", "pue"), **_b("facility.pue"), description="power usage effectiveness [ratio]")
     electricity_price_per_kwh: float = Field(
-        _d("facility", "electricity_price_per_kwh"), ge=0, le=10, description="electricity price [currency/kWh]"
+        _d("facility", "electricity_price_per_kwh"),
+        **_b("facility.electricity_price_per_kwh"),
+        description="electricity price [currency/kWh]"
     )
     gpu_busy_power_frac: float = Field(
         _d("facility", "gpu_busy_power_frac"),
-        ge=0,
-        le=1.2,
+        **_b("facility.gpu_busy_power_frac"),
         description="GPU power while training, share of TDP [0-1.2]",
     )
     gpu_idle_power_frac: float = Field(
-        _d("facility", "gpu_idle_power_frac"), ge=0, le=1, description="GPU power while idle, share of TDP [0-1]"
+        _d("facility", "gpu_idle_power_frac"),
+        **_b("facility.gpu_idle_power_frac"),
+        description="GPU power while idle, share of TDP [0-1]"
     )
 
 
@@ -141,39 +158,33 @@ class Operations(BaseModel):
     model_config = _STRICT
     cluster_ops_cost_per_node_year: float = Field(
         _d("operations", "cluster_ops_cost_per_node_year"),
-        ge=0,
-        le=1e7,
+        **_b("operations.cluster_ops_cost_per_node_year"),
         description="systems staff cost per server per year [currency]",
     )
     network_ops_cost_per_node_year: float = Field(
         _d("operations", "network_ops_cost_per_node_year"),
-        ge=0,
-        le=1e7,
+        **_b("operations.network_ops_cost_per_node_year"),
         description="network staff cost per server per year for plain TCP Ethernet [currency]; "
         "scaled by the fabric's ops factor",
     )
     maintenance_frac_per_year: float = Field(
         _d("operations", "maintenance_frac_per_year"),
-        ge=0,
-        le=0.5,
+        **_b("operations.maintenance_frac_per_year"),
         description="support contracts and spares per year, share of capex [0-0.5]",
     )
     checkpoint_write_gbs_per_node: float = Field(
         _d("operations", "checkpoint_write_gbs_per_node"),
-        ge=0.01,
-        le=1_000,
+        **_b("operations.checkpoint_write_gbs_per_node"),
         description="checkpoint write bandwidth per server [GB/s]",
     )
     restart_minutes: float = Field(
         _d("operations", "restart_minutes"),
-        ge=0,
-        le=1_440,
+        **_b("operations.restart_minutes"),
         description="time to detect a failure, reschedule and reload [min]",
     )
     value_of_cluster_hour: float | None = Field(
         None,
-        ge=0,
-        le=1e8,
+        **_b("operations.value_of_cluster_hour"),
         description="cost of one lost cluster-hour [currency/h]; empty = GPU rental rate × GPUs",
     )
 
@@ -182,21 +193,30 @@ class Finance(BaseModel):
     """Horizon, discounting and payment."""
 
     model_config = _STRICT
-    horizon_years: int = Field(int(_d("finance", "horizon_years")), ge=1, le=15, description="TCO horizon [years]")
+    horizon_years: int = Field(
+        int(_d("finance", "horizon_years")),
+        **_b("finance.horizon_years"),
+        description="TCO horizon [years]",
+    )
     discount_rate: float = Field(
-        _d("finance", "discount_rate"), ge=0, le=0.5, description="yearly discount rate for NPV [0-0.5]"
+        _d("finance", "discount_rate"),
+        **_b("finance.discount_rate"),
+        description="yearly discount rate for NPV [0-0.5]"
     )
     payment: Literal["upfront", "instalments"] = Field("upfront", description="how capex is paid")
     instalment_months: int = Field(
-        int(_d("finance", "instalment_months")), ge=1, le=180, description="instalment term [months]"
+        int(_d("finance", "instalment_months")),
+        **_b("finance.instalment_months"),
+        description="instalment term [months]"
     )
     instalment_rate_annual: float = Field(
-        _d("finance", "instalment_rate_annual"), ge=0, le=0.5, description="instalment interest rate per year [0-0.5]"
+        _d("finance", "instalment_rate_annual"),
+        **_b("finance.instalment_rate_annual"),
+        description="instalment interest rate per year [0-0.5]"
     )
     residual_value_frac: float = Field(
         _d("finance", "residual_value_frac"),
-        ge=0,
-        le=0.9,
+        **_b("finance.residual_value_frac"),
         description="resale value at the end of the horizon, share of capex [0-0.9]",
     )
 
@@ -210,37 +230,15 @@ class Context(BaseModel):
     ops_team: Literal["weak", "strong"] = Field("strong", description="network operations team")
 
 
-# Catalog quantities a scenario may override (the Assumptions page), with hard bounds.
+# Catalog quantities a scenario may override (the Assumptions page), with hard bounds; both
+# generated from the registry (data/quantities.yaml, ``override: true``).
 # An override replaces the catalog's typical value and collapses its range to that value.
-FABRIC_OVERRIDE_BOUNDS: dict[str, tuple[float, float]] = {
-    "port_gbps": (1.0, 10_000.0),
-    "latency_us": (0.0, 10_000.0),
-    "hop_latency_us": (0.0, 100.0),
-    "efficiency": (0.001, 1.0),
-    "loss_rate": (0.0, 0.5),
-    "mtu_bytes": (256.0, 65_536.0),
-    "tcp_flows_per_port": (1.0, 1_024.0),
-    "cpu_cores_per_100gbps": (0.0, 1_000.0),
-    "nic_power_w": (0.0, 10_000.0),
-    "switch_radix": (4.0, 4_096.0),
-    "switch_power_w": (0.0, 1e6),
-    "optic_power_w": (0.0, 1_000.0),
-    "cable_power_w": (0.0, 1_000.0),
-    "ops_factor": (0.0, 100.0),
-    "interruption_rate_per_endpoint_hour": (0.0, 1.0),
-}
 # host power and server price are Cluster inputs (cluster.host_power_kw, cluster.server_price);
 # they are not overridable here, so each number has one place to change it.
-GPU_OVERRIDE_BOUNDS: dict[str, tuple[float, float]] = {
-    "peak_bf16_tflops": (0.001, 1e6),
-    "tdp_w": (1.0, 1e5),
-    "intra_node_gbs": (0.001, 1e5),
-    "host_cpu_cores": (1.0, 10_000.0),
-}
-FABRIC_PRICE_BOUNDS: dict[str, tuple[float, float]] = {
-    name: (0.0, 1e9) for name in ("nic_price", "switch_price", "cable_price", "optic_price", "install_per_node")
-}
-GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = {"rental_per_gpu_hour": (0.0, 1e6)}
+FABRIC_OVERRIDE_BOUNDS: dict[str, tuple[float, float]] = quantities.override_bounds("fabric")
+GPU_OVERRIDE_BOUNDS: dict[str, tuple[float, float]] = quantities.override_bounds("gpu")
+FABRIC_PRICE_BOUNDS: dict[str, tuple[float, float]] = quantities.override_bounds("fabric_price")
+GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = quantities.override_bounds("gpu_price")
 MAX_OVERRIDDEN_ITEMS = 64
 
 
@@ -293,10 +291,8 @@ DISCOUNT_CATEGORIES: dict[str, tuple[str, ...]] = {
     "cabling": ("cable_price", "optic_price"),
     "installation": ("install_per_node",),
 }
-MAX_DISCOUNT_PCT = 95.0
-BOOK_GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = {
-    name: (0.0, 1e9) for name in ("server_price", "gpu_price", "rental_per_gpu_hour")
-}
+MAX_DISCOUNT_PCT = float(quantities.spec("price_book.discount_pct").hi)
+BOOK_GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = quantities.book_bounds("gpu_price")
 
 
 def _plain_text(value: str, where: str) -> str:
@@ -331,10 +327,7 @@ class DerivedPriceBook(BaseModel):
     def _check(self) -> DerivedPriceBook:
         _plain_text(self.name, "name")
         for category, pct in self.discounts.items():
-            if not 0 <= pct <= MAX_DISCOUNT_PCT:
-                raise ValueError(
-                    f"discounts.{category}: {pct:g} is out of range; allowed: ≥ 0 and ≤ {MAX_DISCOUNT_PCT:g} [%]"
-                )
+            quantities.spec("price_book.discount_pct").check(pct, f"discounts.{category}")
         _check_table(self.gpus, BOOK_GPU_PRICE_BOUNDS, _CAT.gpus, "gpus")
         _check_table(self.fabrics, FABRIC_PRICE_BOUNDS, _CAT.fabrics, "fabrics")
         return self

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from . import quantities
 from .catalog import load_catalog
 from .inputs import Inputs, Uncertain, build
 from .schema import Scenario
@@ -25,20 +26,10 @@ from .tco import compute
 MAX_DRAWS = 1_000_000
 PERCENTILES = (10, 50, 90)
 
-#: Scenario inputs swung by ± tornado_swing_frac in the tornado, with their allowed bounds.
-SCENARIO_SWINGS = {
-    "nodes": (1, 100_000),
-    "params": (1e7, 1e14),
-    "batch_tokens": (1e3, 1e9),
-    "compute_efficiency": (0.01, 1.0),
-    "runs_per_year": (1e-9, 1e5),
-    "pue": (1.0, 3.0),
-    "electricity_price": (0.0, 10.0),
-    "network_ops_per_node_year": (0.0, 1e7),
-    "maintenance_frac": (0.0, 0.5),
-    "restart_s": (0.0, 86_400.0),
-    "ckpt_write_Bps_per_node": (1e7, 1e12),
-    "discount_rate": (0.0, 0.5),
+#: Scenario inputs swung by ± tornado_swing_frac in the tornado, with their allowed bounds
+#: (model units), generated from the registry (data/quantities.yaml, ``swing: scenario``).
+SCENARIO_SWINGS: dict[str, tuple[float, float]] = {
+    q.model.field: q.model_bounds() for q in quantities.swung("scenario")
 }
 
 

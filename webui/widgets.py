@@ -1,8 +1,9 @@
-"""Scenario inputs drawn from the schema: label, unit, help text and bounds come from
-``costmodel.schema`` (bounds) and the locale catalogs (labels, help). A change goes through
-:func:`webui.session.change` (``Scenario.with_change``: repaired and validated against the whole
-scenario); an invalid one is shown inline and never replaces the last valid scenario. Widgets
-never write the scenario or each other's state: their keys carry the scenario's revision."""
+"""Scenario inputs drawn from the registry of quantities (``costmodel/data/quantities.yaml``):
+label and help keys, display scale (e.g. a fraction shown in %) and bounds come from it, the texts
+from the locale catalogs. A change goes through :func:`webui.session.change`
+(``Scenario.with_change``: repaired and validated against the whole scenario); an invalid one is
+shown inline and never replaces the last valid scenario. Widgets never write the scenario or each
+other's state: their keys carry the scenario's revision."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import typing
 import streamlit as st
 from pydantic import BaseModel
 
+from costmodel import quantities
 from costmodel.errors import ScenarioError
 from costmodel.schema import Scenario
 from costmodel.validation import field_bounds
@@ -34,9 +36,21 @@ def field_info(path: str):
     return info
 
 
+def spec(path: str) -> quantities.QuantitySpec | None:
+    """The registry entry of a scenario field, or None for a field that is not a quantity (a choice)."""
+    return quantities.registry().get(path)
+
+
 def bounds(path: str) -> tuple[float | None, float | None]:
-    """The schema's bounds of a field (one reader of them: costmodel.validation)."""
-    return field_bounds(path)
+    """The bounds of a field in its stored unit: the registry's (the schema's are generated from them)."""
+    q = spec(path)
+    return q.bounds() if q is not None else field_bounds(path)
+
+
+def display_scale(path: str) -> float:
+    """Display units per stored unit of a field (100 for a fraction shown in %)."""
+    q = spec(path)
+    return q.display_scale if q is not None else 1.0
 
 
 def get(scenario: Scenario, path: str):
@@ -100,13 +114,19 @@ def _out_of_range(path: str, value, scale: float) -> str | None:
 
 
 def _label(t, path: str, scale: float = 1.0) -> str:
-    """The field's label; a field shown in % has its own label naming the unit."""
-    return t(f"wr.pct.{path}") if scale == 100.0 and t.has(f"wr.pct.{path}") else t(f"field.{path}")
+    """The field's label (the registry's key); a field shown scaled (e.g. in %) has its own label
+    naming the display unit."""
+    q = spec(path)
+    if q is None:
+        return t(f"field.{path}")
+    if scale != 1.0 and scale == q.display_scale and q.display_label:
+        return t(q.display_label)
+    return t(q.label)
 
 
 def _help(t, path: str, extra: str = "", scale: float = 1.0) -> str:
-    info = field_info(path)
-    text = t.get(f"help.{path}", info.description or "")
+    info, q = field_info(path), spec(path)
+    text = t.get(q.help if q is not None and q.help else f"help.{path}", info.description or "")
     lo, hi = bounds(path)
     if lo is not None or hi is not None:
         text += "  \n" + t("w.allowed", lo="—" if lo is None else f"{lo * scale:,g}",
@@ -115,17 +135,18 @@ def _help(t, path: str, extra: str = "", scale: float = 1.0) -> str:
 
 
 def number(t, path: str, *, placeholder_value=None, digits: int | None = None, step=None,
-           percent: bool = False) -> None:
-    """A number input for a numeric scenario field (int or float, optionally empty); ``percent``:
-    a fraction shown and typed in %. The widget has no min/max of its own: a value out of range
-    reaches the server and is refused with a message naming the field and its range (the
-    browser's own refusal is only a tooltip)."""
+           percent: bool | None = None) -> None:
+    """A number input for a numeric scenario field (int or float, optionally empty), shown in the
+    registry's display scale (``percent``: force a fraction to be shown in % or not). The widget
+    has no min/max of its own: a value out of range reaches the server and is refused with a
+    message naming the field and its range from the registry (the browser's own refusal is only
+    a tooltip)."""
     info = field_info(path)
     ann = info.annotation
     optional = type(None) in typing.get_args(ann)
     base = next((a for a in typing.get_args(ann) if a is not type(None)), ann)
     is_int = base is int
-    scale = 100.0 if percent else 1.0
+    scale = display_scale(path) if percent is None else (100.0 if percent else 1.0)
     current = get(session.scenario(), path)
     current = current * scale if current is not None else None
     kwargs = {}

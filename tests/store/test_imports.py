@@ -285,7 +285,7 @@ _NAMES = st.text(st.characters(exclude_categories=("Cc", "Cf", "Cs")), min_size=
 
 
 def _price_table(ids: list[str], bounds: dict[str, tuple[float, float]]):
-    fields = st.dictionaries(st.sampled_from(sorted(bounds)), st.floats(0, 1e9), max_size=len(bounds))
+    fields = st.fixed_dictionaries({}, optional={k: st.floats(lo, hi) for k, (lo, hi) in sorted(bounds.items())})
     return st.dictionaries(st.sampled_from(ids), fields, max_size=4)
 
 
