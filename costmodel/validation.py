@@ -198,11 +198,9 @@ def scenario_error(exc: ValidationError, root: type[BaseModel] = Scenario,
                                  "unknown_field", fields=fields))
             continue
         own = (err.get("ctx") or {}).get("error")
-        if isinstance(own, FieldError):
-            # a model validator that names the field (relative to its model) and its allowed values, with a code
-            where = _path(loc)
-            path = own.path if not where or own.path.startswith(where) else f"{where}.{own.path}"
-            items.append(problem(path, own.message, own.code, **own.values))
+        if isinstance(own, FieldError) and own.path.startswith(_path(loc)):
+            # a model validator that already names the field and its allowed values, with a code
+            items.append(problem(own.path, own.message, own.code, **own.values))
             continue
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]

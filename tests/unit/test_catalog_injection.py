@@ -99,7 +99,7 @@ def test_validators_check_ids_against_the_injected_catalog(test_catalog):
     assert {f.id for f in res.fabrics} == {"tcp-100", "roce-400", TWIN, DEAR}
     with pytest.raises(ScenarioError) as err:
         costmodel.scenario_from_dict(data)
-    assert f"custom_price_book.fabrics.{TWIN}: unknown id" in str(err.value)
+    assert f"custom_price_book: fabrics.{TWIN}: unknown id" in str(err.value)
     assert f"overrides.fabrics.{TWIN}: unknown id" in str(err.value)
     for path in ("overrides.fabrics", "overrides.fabric_prices", "custom_price_book.fabrics"):
         only = {k: v for k, v in data.items() if k not in ("overrides", "custom_price_book")}

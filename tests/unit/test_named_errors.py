@@ -90,11 +90,16 @@ def test_the_regex_tables_are_gone():
 
 def test_schema_validators_raise_coded_field_errors():
     with pytest.raises(ScenarioError) as err:
-        costmodel.scenario_from_dict({"custom_price_book": {"name": "a", "discounts": {"nics": 120.0}}})
-    assert err.value.details == [{"path": "custom_price_book.discounts.nics", "code": "out_of_range",
+        validation.validate_price_book({"name": "a", "discounts": {"nics": 120.0}})
+    assert err.value.details == [{"path": "discounts.nics", "code": "out_of_range",
                                   "values": {"got": "120", "lo": "0", "hi": "95"}}]
-    assert str(err.value) == "custom_price_book.discounts.nics: 120 is out of range; allowed: ≥ 0 and ≤ 95 [%]"
+    assert str(err.value) == "discounts.nics: 120 is out of range; allowed: ≥ 0 and ≤ 95 [%]"
     assert labels.error_text(ZH, err.value) == "网卡折扣：120 超出范围；允许：≥ 0 且 ≤ 95"
+    with pytest.raises(ScenarioError) as err:
+        costmodel.scenario_from_dict({"finance": {"payment": "instalments", "instalment_months": 180}})
+    assert err.value.details == [{"path": "finance.instalment_months", "code": "instalments_beyond_horizon",
+                                  "values": {"hi": "60"}}]
+    assert labels.error_text(ZH, err.value).endswith("最多为评估期的 12 倍（60 个月），使每期付款都在评估期内")
     with pytest.raises(ValidationError) as raw:  # pydantic keeps the validator's coded error in the context
         costmodel.Scenario.model_validate({"fabrics": ["roce-400"], "baseline": "tcp-100"})
     cause = raw.value.errors()[0]["ctx"]["error"]
