@@ -2,12 +2,15 @@
 
 Pure and vectorised (numpy); never imports streamlit or plotly. Public API::
 
-    evaluate(scenario) -> Result            one scenario, all its fabrics
-    sweep(scenario, nodes=array) -> DataFrame   one row per node count × fabric
+    evaluate(scenario, catalog=None) -> Result   one scenario, all its fabrics
+    sweep(scenario, nodes=array, catalog=None) -> DataFrame   one row per node count × fabric
     monte_carlo(scenario, draws, seed) -> MonteCarloResult
     tornado(scenario, fabric=None) -> DataFrame
     reliability.daly_interval(save_s, mtbf_s) -> seconds
-    load_scenario(path) -> Scenario
+    load_scenario(path, catalog=None) -> Scenario
+
+``catalog``: a :class:`~costmodel.catalog.Catalog` to compute with (``load_catalog(directory)``);
+default the packaged one, read once on first use (importing the package reads no file).
 """
 
 from . import finance, performance, reliability, topology

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from . import formats, price_books
+from .catalog import Catalog, load_catalog
 from .errors import ScenarioError
 from .inputs import build
 from .recommend import recommend, seed_rule
@@ -19,28 +20,46 @@ from .validation import MAX_SCENARIO_BYTES, clean_text, field_bounds, parse_docu
 MAX_SWEEP_POINTS = 5_000_000
 
 
-def evaluate(scenario: Scenario) -> Result:
-    """Evaluate one scenario for all its fabrics.
+def _names_known(scenario: Scenario, cat: Catalog) -> bool:
+    """Whether every GPU, fabric and price-book id ``scenario`` names is one of ``cat``'s."""
+    ov, book = scenario.overrides, scenario.custom_price_book
+    gpus = {scenario.cluster.gpu, *ov.gpus, *ov.gpu_prices, *(book.gpus if book else ())}
+    fabrics = {*scenario.fabrics, *ov.fabrics, *ov.fabric_prices, *(book.fabrics if book else ())}
+    return gpus <= cat.gpus.keys() and fabrics <= cat.fabrics.keys() and scenario.price_book in cat.price_books
+
+
+def _built(scenario: Scenario, catalog: Catalog | None):
+    """The model's arrays of ``scenario`` from ``catalog`` (None: the packaged one). A scenario validated
+    against another catalog is refused (ScenarioError naming the field), not a KeyError."""
+    if not _names_known(scenario, catalog or load_catalog()):
+        validate_scenario(scenario.model_dump(), catalog)
+    return build(scenario, catalog)
+
+
+def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
+    """Evaluate one scenario for all its fabrics, with the figures of ``catalog`` (default: the packaged
+    catalog; a scenario naming another catalog's ids is validated against it, see
+    :func:`scenario_from_dict`).
 
     >>> r = evaluate(Scenario())
     >>> r.currency, r.baseline, len(r.fabrics)
     ('USD', 'tcp-100', 4)
     """
-    built = build(scenario)
+    built = _built(scenario, catalog)
     out = compute(built.inputs, built.structure)
     ctx = scenario.context
     family, reasons = seed_rule(scenario.cluster.nodes, scenario.workload.model_params_b,
-                                ctx.budget_tight, ctx.existing_ethernet, ctx.ops_team)
+                                ctx.budget_tight, ctx.existing_ethernet, ctx.ops_team, catalog)
     rec = recommend(
         list(scenario.fabrics), built.structure.families, out.tco[0],
         out.metrics["cost_per_run"][0], out.metrics["fits_plan"][0].astype(bool),
         {k: v[0] for k, v in out.breakdown.items()},
         {k: v[0] for k, v in out.metrics.items()}, scenario.workload.schedule, family, reasons,
     )
-    return to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes)
+    return to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes, catalog)
 
 
-def sweep(scenario: Scenario, nodes) -> pd.DataFrame:
+def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataFrame:
     """TCO and metrics for every node count × fabric, one row each, in one vectorised pass.
 
     ``nodes`` is a 1-D array of node counts (each within the scenario's bounds). The columns
@@ -57,18 +76,18 @@ def sweep(scenario: Scenario, nodes) -> pd.DataFrame:
     bad = ~np.isfinite(arr) | (arr < lo) | (arr > hi) | (arr != np.round(arr))
     if bad.any():
         raise ScenarioError([("nodes", f"node counts must be whole numbers from {lo} to {hi} (got {arr[bad][0]!r})")])
-    built = build(scenario)
+    built = _built(scenario, catalog)
     inputs = built.inputs.replace(nodes=arr.reshape(-1, 1))
     out = compute(inputs, built.structure)
     return to_frame(out, {"nodes": arr.astype(int)})
 
 
-def load_scenario(path: str | Path) -> Scenario:
+def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
     """Read and validate a scenario file (JSON, or YAML by extension ``.yaml``/``.yml``).
 
     Raises :class:`ScenarioError` naming the field and its allowed range on any problem:
     unreadable or oversized file, bad syntax, NaN/Inf, wrong types, out-of-range values,
-    unknown fields, excessive nesting.
+    unknown fields, excessive nesting; ids are checked against ``catalog`` (default: the packaged one).
     """
     p = Path(path)
     name = clean_text(p.name, 80)
@@ -83,12 +102,13 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ScenarioError([("", f"{name} is larger than {MAX_SCENARIO_BYTES:,} bytes, the most a "
                                   f"scenario file may be")])
     fmt = "yaml" if p.suffix.lower() in (".yaml", ".yml") else "json"
-    return validate_scenario(formats.upgrade(parse_document(raw, fmt))[0])  # any format, migrated
+    return validate_scenario(formats.upgrade(parse_document(raw, fmt))[0], catalog)  # any format, migrated
 
 
-def scenario_from_dict(data: dict) -> Scenario:
-    """Validate an already-parsed mapping into a :class:`Scenario` (ScenarioError on failure)."""
-    return validate_scenario(data)
+def scenario_from_dict(data: dict, catalog: Catalog | None = None) -> Scenario:
+    """Validate an already-parsed mapping into a :class:`Scenario` whose ids are those of ``catalog``
+    (default: the packaged one); ScenarioError on failure."""
+    return validate_scenario(data, catalog)
 
 
 __all__ = ["evaluate", "load_scenario", "scenario_from_dict", "sweep"]

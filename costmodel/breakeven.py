@@ -19,6 +19,7 @@ import numpy as np
 
 from . import quantities
 from .crossings import sign_changes
+from .errors import ChoiceError, InputError, RangeError
 from .inputs import Built, build
 from .schema import Scenario
 from .tco import compute
@@ -126,7 +127,8 @@ class _Problem:
 
 def _problem(scenario: Scenario, fabric: str, parameter: str, applies_to: str | None) -> _Problem:
     if parameter not in PARAMETERS:
-        raise ValueError(f"unknown parameter {parameter!r}; allowed: {', '.join(PARAMETERS)}")
+        raise ChoiceError(f"unknown parameter {parameter!r}; allowed: {', '.join(PARAMETERS)}", "parameter",
+                          PARAMETERS, parameter)
     info = PARAMETERS[parameter]
     built = build(scenario)
     ids = list(built.structure.fabric_ids)
@@ -134,17 +136,18 @@ def _problem(scenario: Scenario, fabric: str, parameter: str, applies_to: str | 
     baseline = ids[base_j]
     others = [f for f in ids if f != baseline]
     if fabric not in others:
-        raise ValueError(f"fabric {fabric!r} must be a non-baseline fabric of the scenario; "
-                         f"allowed: {', '.join(others) or '(none)'}")
+        raise ChoiceError(f"fabric {fabric!r} must be a non-baseline fabric of the scenario; "
+                          f"allowed: {', '.join(others) or '(none)'}", "fabric", others, fabric, parameter)
     if info.per_fabric:
         target = fabric if applies_to is None else applies_to
         if target not in (fabric, baseline):
-            raise ValueError(f"applies_to {applies_to!r} for {parameter}: allowed: {fabric}, {baseline}")
+            raise ChoiceError(f"applies_to {applies_to!r} for {parameter}: allowed: {fabric}, {baseline}",
+                              "applies_to", (fabric, baseline), applies_to, parameter)
         col = ids.index(target)
     else:
         if applies_to is not None:
-            raise ValueError(f"{parameter} is a scenario-level input: applies_to must be None "
-                             f"(got {applies_to!r})")
+            raise InputError(f"{parameter} is a scenario-level input: applies_to must be None "
+                             f"(got {applies_to!r})", "applies_to", "None", parameter)
         target, col = None, 0
     return _Problem(built, info, fabric, baseline, ids.index(fabric), base_j, col, target)
 
@@ -154,16 +157,18 @@ def _check_values(info: ParamInfo, values, what: str = "values", whole: bool | N
     try:
         arr = np.atleast_1d(np.asarray(values, dtype=float))
     except (TypeError, ValueError):
-        raise ValueError(f"{info.name}: {what} must be numbers") from None
+        raise InputError(f"{info.name}: {what} must be numbers", info.name, "numbers", info.name) from None
     if arr.ndim != 1 or not 1 <= arr.size <= MAX_VALUES:
-        raise ValueError(f"{info.name}: give a 1-D array of 1 to {MAX_VALUES:,} {what}")
+        raise RangeError(f"{info.name}: give a 1-D array of 1 to {MAX_VALUES:,} {what}", info.name, 1, MAX_VALUES,
+                         arr.size, what, info.name)
     bad = ~np.isfinite(arr) | (arr < info.lo_bound) | (arr > info.hi_bound)
     if whole:
         bad |= arr != np.round(arr)
     if bad.any():
         kind = "whole numbers" if whole else "finite numbers"
-        raise ValueError(f"{info.name}: {what} must be {kind} in [{info.lo_bound:g}, {info.hi_bound:g}] "
-                         f"{info.unit} (got {arr[bad][0]:g})")
+        raise RangeError(f"{info.name}: {what} must be {kind} in [{info.lo_bound:g}, {info.hi_bound:g}] "
+                         f"{info.unit} (got {arr[bad][0]:g})", info.name, info.lo_bound, info.hi_bound,
+                         float(arr[bad][0]), info.unit, info.name)
     return arr
 
 
@@ -295,14 +300,15 @@ def break_even(scenario: Scenario, fabric: str, parameter: str, lo: float | None
     info = dataclasses.replace(prob.info, lo_bound=min(prob.info.lo_bound, current),
                                hi_bound=max(prob.info.hi_bound, current))
     if isinstance(points, bool) or not isinstance(points, int | np.integer) or not 2 <= points <= MAX_VALUES:
-        raise ValueError(f"{parameter}: points must be a whole number from 2 to {MAX_VALUES:,}")
+        raise RangeError(f"{parameter}: points must be a whole number from 2 to {MAX_VALUES:,}", "points", 2,
+                         MAX_VALUES, points, "", parameter)
     dlo, dhi = _window(info, current)
     lo_, hi_ = _check_values(info, [dlo if lo is None else lo, dhi if hi is None else hi],
                             "lo and hi", whole=False)
     if info.integer:
         lo_, hi_ = float(math.ceil(lo_)), float(math.floor(hi_))
     if not lo_ < hi_:
-        raise ValueError(f"{parameter}: need lo < hi (got lo={lo_:g}, hi={hi_:g})")
+        raise InputError(f"{parameter}: need lo < hi (got lo={lo_:g}, hi={hi_:g})", "lo", "lo < hi", parameter)
     grid = _grid(lo_, hi_, int(points), info.integer)
     both = prob.deltas(np.append(grid, current))
     deltas, current_delta = both[:-1], float(both[-1])

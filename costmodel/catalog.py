@@ -2,7 +2,14 @@
 
 Every number in ``costmodel/data`` is a :class:`Quantity` — a typical value, an optional
 ``low``/``high`` range, a ``source`` key of ``references.yaml`` and an ``as_of`` date. The files
-are read once (``load_catalog`` is cached) with ``yaml.safe_load`` only.
+are read once, on first use (``load_catalog`` is cached; importing the model reads no file), with
+``yaml.safe_load`` only.
+
+The packaged catalog is the default everywhere. Another catalog (a test's, ORBIT-style: the
+packaged files copied and edited in a temporary directory) is passed in: ``load_catalog(path)``,
+then ``costmodel.scenario_from_dict(data, catalog=cat)`` validates names against it (the pydantic
+validators find it in the validation context, :func:`catalog_in`) and
+``costmodel.evaluate(scenario, catalog=cat)`` computes with it.
 """
 
 from __future__ import annotations
@@ -203,7 +210,8 @@ def _check_sources(catalog: Catalog) -> None:
 
 @functools.lru_cache(maxsize=4)
 def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
-    """Read and validate every data file under ``data_dir`` (cached; the result is frozen)."""
+    """Read and validate every data file under ``data_dir`` (default: the packaged data; cached, on
+    first use; the result is frozen)."""
     refs = _read_yaml(data_dir / "references.yaml")["references"]
     gpus = _read_yaml(data_dir / "gpus.yaml")["gpus"]
     fab = _read_yaml(data_dir / "fabrics.yaml")
@@ -229,3 +237,20 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
         raise CatalogError(f"catalog in {data_dir} is invalid: {exc}") from exc
     _check_sources(catalog)
     return catalog
+
+
+#: Key of the catalog in a pydantic validation context (``model_validate(data, context=…)``).
+CONTEXT_KEY = "catalog"
+
+
+def validation_context(catalog: Catalog | None) -> dict | None:
+    """The pydantic validation context that checks names against ``catalog`` (None: the packaged one)."""
+    return None if catalog is None else {CONTEXT_KEY: catalog}
+
+
+def catalog_in(info) -> Catalog:
+    """The catalog of a validation (``info``: pydantic's ``ValidationInfo``): the one in its context,
+    else the packaged catalog."""
+    context = getattr(info, "context", None)
+    catalog = context.get(CONTEXT_KEY) if isinstance(context, dict) else None
+    return catalog if catalog is not None else load_catalog()

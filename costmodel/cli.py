@@ -1,6 +1,8 @@
-"""Command line: ``python -m costmodel {presets,preset,compare,sweep,claims,risk}``.
+"""Command line: ``python -m costmodel {presets,preset,compare,sweep,claims,report,risk}``.
 
-Bad input exits with code 2 and one message naming the field and its allowed range.
+Bad input exits with code 2 and one message naming the field and its allowed range. The PDF
+report is a view with charts: ``python -m webui.cli report --pdf FILE`` (:mod:`webui.cli`) makes
+it; this package never imports the app.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ MAX_SWEEP_SPEC_POINTS = 1_000_000
 EXIT_BAD_INPUT = 2
 
 
-def _scenario(args):
+def scenario_of(args):
+    """The scenario of a command: its file, or the preset ``--preset`` names (one of the two)."""
     if args.preset and args.scenario:
         raise ScenarioError([("", "give either a scenario file or --preset, not both")])
     if args.preset:
@@ -110,7 +113,7 @@ def cmd_preset(args) -> None:
 
 
 def cmd_compare(args) -> None:
-    res = evaluate(_scenario(args))
+    res = evaluate(scenario_of(args))
     if args.format == "json":
         print(json.dumps(res.to_dict(), indent=2, ensure_ascii=False, allow_nan=False))
     elif args.format == "csv":
@@ -120,7 +123,7 @@ def cmd_compare(args) -> None:
 
 
 def cmd_sweep(args) -> None:
-    df = sweep(_scenario(args), parse_nodes(args.nodes))
+    df = sweep(scenario_of(args), parse_nodes(args.nodes))
     if args.format == "json":
         print(df.to_json(orient="records"))
     elif args.format == "table":
@@ -165,7 +168,7 @@ def cmd_claims(args) -> None:
 
 
 def cmd_risk(args) -> None:
-    scenario = _scenario(args)
+    scenario = scenario_of(args)
     if not 1 <= args.draws <= MAX_DRAWS:
         raise ScenarioError([("--draws", f"allowed: 1 to {MAX_DRAWS:,} (got {args.draws})")])
     mc = monte_carlo(scenario, draws=args.draws, seed=args.seed)
@@ -186,7 +189,7 @@ def _reference_rate(model_currency: str, currency: str) -> float:
     return reference_rate(model_currency, currency)
 
 
-def _write(path: str, data: bytes) -> None:
+def write_file(path: str, data: bytes) -> None:
     try:
         with open(path, "wb") as fh:
             fh.write(data)
@@ -195,40 +198,65 @@ def _write(path: str, data: bytes) -> None:
     print(f"wrote {path}")
 
 
-def cmd_report(args) -> None:
-    if not (args.csv or args.results_csv or args.xlsx or args.pdf):
-        raise ScenarioError([("", "give at least one output: --pdf, --xlsx, --csv or --results-csv FILE")])
-    scenario = _scenario(args)
-    res = evaluate(scenario)
+def report_money(args, res) -> tuple[str, float]:
+    """The files' currency and rate (display units per price-book unit) from ``--currency``/``--fx``."""
     currency = args.currency or res.currency
     rate = 1.0 if currency == res.currency else (args.fx if args.fx is not None else _reference_rate(res.currency,
                                                                                                      currency))
     lo, hi = quantities.spec("money.fx_rate").bounds()
     if not lo <= rate <= hi:
         raise ScenarioError([("--fx", f"allowed: {lo:g} to {hi:g} (got {rate:g})")])
+    return currency, rate
+
+
+def write_tables(args, scenario, res, currency: str, rate: float, title: str) -> None:
+    """Write the CSV and Excel files ``args`` asks for (``--csv``, ``--results-csv``, ``--xlsx``)."""
     if args.csv:
-        _write(args.csv, csv_bytes(yearly_csv(res, currency, rate)))
+        write_file(args.csv, csv_bytes(yearly_csv(res, currency, rate)))
     if args.results_csv:
-        _write(args.results_csv, csv_bytes(results_csv(res, currency, rate)))
+        write_file(args.results_csv, csv_bytes(results_csv(res, currency, rate)))
     if args.xlsx:
         from .export_xlsx import workbook_bytes  # xlsxwriter only when asked for
 
-        _write(args.xlsx, workbook_bytes(scenario, currency, rate, lang=args.lang, title=_title(scenario, args)))
-    if args.pdf:
-        # the PDF is a view with charts: it lives with the app's chart builders (plotly, kaleido,
-        # Debian's Chromium), imported only when asked for
-        from webui.report_pdf import report_pdf
+        write_file(args.xlsx, workbook_bytes(scenario, currency, rate, lang=args.lang, title=title))
 
-        _write(args.pdf, report_pdf(scenario, args.lang, args.preset, currency, rate, _title(scenario, args)))
+
+def cmd_report(args) -> None:
+    if args.pdf:
+        raise ScenarioError([("--pdf", "the PDF report is made by the app's command line: "
+                                       "python -m webui.cli report --pdf FILE (same options)")])
+    if not (args.csv or args.results_csv or args.xlsx):
+        raise ScenarioError([("", "give at least one output: --xlsx, --csv or --results-csv FILE")])
+    scenario = scenario_of(args)
+    res = evaluate(scenario)
+    currency, rate = report_money(args, res)
+    write_tables(args, scenario, res, currency, rate, _title(scenario, args))
 
 
 def _title(scenario, args) -> str:
-    """The scenario's title in the report's language (a preset's translated name), as the app shows it."""
-    from webui import share  # the app's texts; imported only for the files that show a title
-    from webui.i18n import Translator
-    from webui.titles import scenario_title
+    """The workbook's title: a preset's title in the file's language (from the preset file), else the
+    scenario's name. (The app's own wording of titles is :func:`webui.titles.scenario_title`.)"""
+    if args.preset and scenario.name == load_preset(args.preset).name:
+        preset = get_preset(args.preset)
+        return preset.title_zh if args.lang == "zh" and preset.title_zh else preset.title
+    return scenario.name
 
-    return scenario_title(scenario, args.preset or share.BLANK, Translator(args.lang))
+
+def scenario_args(p: argparse.ArgumentParser) -> None:
+    """The scenario file or ``--preset`` arguments of a command."""
+    p.add_argument("scenario", nargs="?", help="scenario JSON file")
+    p.add_argument("--preset", help="preset id instead of a file")
+
+
+def report_args(p: argparse.ArgumentParser) -> None:
+    """The arguments of a ``report`` command: its scenario, files, language and money."""
+    scenario_args(p)
+    p.add_argument("--csv", help="tidy cash flows: one row per fabric × year, cost by category")
+    p.add_argument("--results-csv", help="one row per fabric: totals, breakdown, main figures")
+    p.add_argument("--xlsx", help="Excel workbook: inputs, live-formula cash flows per fabric, summary chart")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the PDF and Excel files")
+    p.add_argument("--currency", choices=("USD", "CNY", "EUR"), help="money in every file (default: price book's)")
+    p.add_argument("--fx", type=float, help="display units per price-book unit (default: reference rate)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -239,10 +267,6 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("preset", help="print a preset's scenario as JSON")
     p.add_argument("id")
     p.set_defaults(func=cmd_preset)
-
-    def scenario_args(p):
-        p.add_argument("scenario", nargs="?", help="scenario JSON file")
-        p.add_argument("--preset", help="preset id instead of a file")
 
     p = sub.add_parser("compare", help="compare the scenario's fabrics")
     scenario_args(p)
@@ -256,15 +280,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("claims", help="the article's claims beside the model's figures")
     p.add_argument("--format", choices=("table", "json", "markdown"), default="table")
     p.set_defaults(func=cmd_claims)
-    p = sub.add_parser("report", help="export results: CSV and an Excel workbook with live formulas")
-    scenario_args(p)
-    p.add_argument("--csv", help="tidy cash flows: one row per fabric × year, cost by category")
-    p.add_argument("--results-csv", help="one row per fabric: totals, breakdown, main figures")
-    p.add_argument("--xlsx", help="Excel workbook: inputs, live-formula cash flows per fabric, summary chart")
-    p.add_argument("--pdf", help="A4 PDF report with charts, assumptions and the article's claims")
-    p.add_argument("--lang", choices=("en", "zh"), default="en", help="language of the PDF and Excel files")
-    p.add_argument("--currency", choices=("USD", "CNY", "EUR"), help="money in every file (default: price book's)")
-    p.add_argument("--fx", type=float, help="display units per price-book unit (default: reference rate)")
+    p = sub.add_parser("report", help="export results: CSV and an Excel workbook with live formulas "
+                                      "(the PDF: python -m webui.cli report)")
+    report_args(p)
+    p.add_argument("--pdf", help=argparse.SUPPRESS)  # refused with a pointer to webui.cli
     p.set_defaults(func=cmd_report)
     p = sub.add_parser("risk", help="Monte Carlo summary and tornado")
     scenario_args(p)
@@ -276,8 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
+    """Run a command (of ``parser``, default :func:`build_parser`); exit code 2 on bad input."""
+    args = (parser or build_parser()).parse_args(argv)
     try:
         args.func(args)
     except ScenarioError as exc:

@@ -61,3 +61,66 @@ def problem(path: str, message: str, code: str = "text", **values) -> tuple[tupl
 def problems_error(*items: tuple[tuple[str, str], dict]) -> ScenarioError:
     """A ScenarioError of problems made with :func:`problem`."""
     return ScenarioError([p for p, _ in items], [d for _, d in items])
+
+
+class InputError(CostModelError, ValueError):
+    """An argument of a solver or a simulation (break-even, Monte Carlo, tornado) outside what is allowed.
+
+    A :class:`ValueError` too, so callers that catch ``ValueError`` keep working. ``str(err)`` is the
+    English message, naming the field and what is allowed.
+
+    Attributes
+    ----------
+    field : the argument or input at fault (``parameter``, ``fabric``, ``draws``, an input's name …).
+    allowed : what is allowed, in English (``"1 to 100,000"``, ``"one of tcp-100, roce-400"``).
+    parameter : the break-even input the message is about (None outside the solver).
+    """
+
+    def __init__(self, message: str, field: str, allowed: str, parameter: str | None = None):
+        super().__init__(message)
+        self.field, self.allowed, self.parameter = field, allowed, parameter
+
+
+class ChoiceError(InputError):
+    """A name that is not one of the allowed ``choices`` (``got``: the name given)."""
+
+    def __init__(self, message: str, field: str, choices, got=None, parameter: str | None = None):
+        self.choices, self.got = [str(c) for c in choices], got
+        super().__init__(message, field, "one of " + ", ".join(self.choices), parameter)
+
+
+class RangeError(InputError):
+    """A number (or a count of numbers) outside ``[lo, hi]`` (``unit`` of both; ``got``: the value given)."""
+
+    def __init__(self, message: str, field: str, lo: float, hi: float, got=None, unit: str = "",
+                 parameter: str | None = None):
+        self.lo, self.hi, self.got, self.unit = lo, hi, got, unit
+        super().__init__(message, field, f"{_num(lo)} to {_num(hi)}" + (f" {unit}" if unit else ""), parameter)
+
+
+def _num(x: float) -> str:
+    """``100,000`` for whole numbers, ``0.5`` or ``1e-06`` otherwise."""
+    return f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
+
+
+class CodedError(Exception):
+    """An error whose message a user interface translates by ``code`` (with ``values``), not by its
+    English text. ``str(err)`` is the English message; ``code`` None: only the English is known.
+
+    The store's errors, broken share links and refused imports are coded where they are raised, so
+    the app shows them in the page's language (``err.<code>`` of the app's texts).
+    """
+
+    def __init__(self, message: str = "", code: str | None = None, **values):
+        super().__init__(message)
+        self.code, self.values = code, values
+
+
+class FieldError(ValueError):
+    """A schema validator's refusal of the field at ``path`` (relative to the model validated):
+    ``str(err)`` is ``"path: message"``; ``code`` and ``values`` are those of a
+    :class:`ScenarioError` detail, so that the message is translated by code."""
+
+    def __init__(self, path: str, message: str, code: str, **values):
+        super().__init__(f"{path}: {message}")
+        self.path, self.message, self.code, self.values = path, message, code, values

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .catalog import DATA_DIR
-from .errors import ScenarioError
+from .errors import ScenarioError, problem, problems_error
 
 CURRENT = 2
 FIRST = 1
@@ -60,8 +60,9 @@ def _v1_to_v2(doc: dict) -> dict:
 MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}  # from version → step to version + 1
 
 
-def _error(message: str) -> ScenarioError:
-    return ScenarioError([(KEY, message)])
+def _error(message: str, code: str, **values) -> ScenarioError:
+    """A refusal of the ``format`` field, with its code for a translated message."""
+    return problems_error(problem(KEY, message, code, **values))
 
 
 def version_of(doc: dict) -> int:
@@ -86,7 +87,8 @@ def upgrade(doc: dict, version: int | None = None,
     if version is None:
         version = FIRST if marked is None else _checked(marked, current)
     elif not FIRST <= version <= current:
-        raise _error(f"unknown format {version}; this planner reads formats {FIRST} to {current}")
+        raise _error(f"unknown format {version}; this planner reads formats {FIRST} to {current}", "format_unknown",
+                     got=str(version), lo=FIRST, hi=current)
     for step in range(version, current):
         out = migrations[step](out)
     return out, version
@@ -94,10 +96,10 @@ def upgrade(doc: dict, version: int | None = None,
 
 def _checked(value, current: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < FIRST:
-        raise _error(f"must be a whole number ≥ {FIRST} and ≤ {current}")
+        raise _error(f"must be a whole number ≥ {FIRST} and ≤ {current}", "format_not_whole", lo=FIRST, hi=current)
     if value > current:
         raise _error(f"{value} was written by a newer version of the planner; this one reads formats "
-                     f"{FIRST} to {current}")
+                     f"{FIRST} to {current}", "format_newer", got=str(value), lo=FIRST, hi=current)
     return value
 
 
@@ -111,7 +113,8 @@ def mark(doc: dict) -> dict:
 def _snapshot(version: int) -> str:
     path = FORMATS_DIR / f"v{int(version)}.json"
     if not path.is_file():
-        raise _error(f"unknown format {version}; this planner reads formats {FIRST} to {CURRENT}")
+        raise _error(f"unknown format {version}; this planner reads formats {FIRST} to {CURRENT}", "format_unknown",
+                     got=str(version), lo=FIRST, hi=CURRENT)
     return path.read_text(encoding="utf-8")
 
 

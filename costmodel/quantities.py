@@ -25,7 +25,7 @@ from types import MappingProxyType
 
 import yaml
 
-from .errors import CatalogError
+from .errors import CatalogError, FieldError
 
 QUANTITIES_FILE = Path(__file__).parent / "data" / "quantities.yaml"
 SCENARIO_SECTIONS = ("cluster", "workload", "facility", "operations", "finance")
@@ -134,11 +134,14 @@ class QuantitySpec:
         return float(lo), _round(self.hi * self.model.scale)
 
     def check(self, value: float, where: str | None = None) -> None:
-        """Raise ``ValueError`` naming the field and the allowed range when ``value`` is outside it."""
+        """Raise :class:`~costmodel.errors.FieldError` (a ``ValueError``, code ``out_of_range``) naming
+        the field and the allowed range when ``value`` is outside it."""
         lo_ok = self.lo is None or (value > self.lo if self.lo_exclusive else value >= self.lo)
         hi_ok = self.hi is None or value <= self.hi
         if not (lo_ok and hi_ok and math.isfinite(value)):
-            raise ValueError(f"{where or self.id}: {value:g} is out of range; allowed: {self.range_text()}")
+            raise FieldError(where or self.id, f"{value:g} is out of range; allowed: {self.range_text()}",
+                             "out_of_range", got=f"{value:g}", lo="" if self.lo is None else f"{self.lo:g}",
+                             hi="" if self.hi is None else f"{self.hi:g}")
 
     def range_text(self) -> str:
         """The allowed range in words, e.g. ``≥ 0 and ≤ 10 [ratio]``."""

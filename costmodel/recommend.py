@@ -11,13 +11,30 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .catalog import load_catalog
+from .catalog import Catalog, load_catalog
 
-_RULE = load_catalog().seed_rule  # the article's tier boundaries (defaults.yaml: seed_rule)
-SMALL_NODES = int(_RULE["small_nodes"].typical)  # [nodes]
-LARGE_NODES = int(_RULE["large_nodes"].typical)  # [nodes]
-SMALL_PARAMS_B = _RULE["small_params_b"].typical  # [billion parameters]
-LARGE_PARAMS_B = _RULE["large_params_b"].typical  # [billion parameters]
+#: The article's tier boundaries (defaults.yaml: seed_rule): module constant → (key, type). Read from
+#: the packaged catalog on first use (``recommend.SMALL_NODES``), never at import.
+_TIERS = {"SMALL_NODES": ("small_nodes", int),  # [nodes]
+          "LARGE_NODES": ("large_nodes", int),  # [nodes]
+          "SMALL_PARAMS_B": ("small_params_b", float),  # [billion parameters]
+          "LARGE_PARAMS_B": ("large_params_b", float)}  # [billion parameters]
+
+
+def tiers(catalog: Catalog | None = None) -> dict[str, float]:
+    """The seed rule's tier boundaries of ``catalog`` (default: the packaged one), by constant name.
+
+    >>> tiers()["SMALL_NODES"] < tiers()["LARGE_NODES"]
+    True
+    """
+    rule = (catalog or load_catalog()).seed_rule
+    return {name: kind(rule[key].typical) for name, (key, kind) in _TIERS.items()}
+
+
+def __getattr__(name: str):
+    if name in _TIERS:
+        return tiers()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: English wording of every reason; the app translates the same codes with the same fields.
@@ -69,7 +86,7 @@ class Recommendation:
 
 
 def seed_rule(nodes: int, params_b: float, budget_tight: bool, existing_ethernet: bool,
-              ops_team: str) -> tuple[str, list[Reason]]:
+              ops_team: str, catalog: Catalog | None = None) -> tuple[str, list[Reason]]:
     """The article's decision tree → (family, reasons).
 
     More than 32 nodes means InfiniBand whatever else holds. Otherwise each rule (nodes, model
@@ -81,25 +98,28 @@ def seed_rule(nodes: int, params_b: float, budget_tight: bool, existing_ethernet
     >>> seed_rule(8, 5, False, False, "strong")[0]
     'roce'
     """
-    tiers = {"small": SMALL_NODES, "large": LARGE_NODES}
-    if nodes > LARGE_NODES:
-        return "infiniband", [Reason("rule_large", {"nodes": nodes, **tiers})]
+    tier = tiers(catalog)
+    small_nodes, large_nodes = tier["SMALL_NODES"], tier["LARGE_NODES"]
+    small_params_b, large_params_b = tier["SMALL_PARAMS_B"], tier["LARGE_PARAMS_B"]
+    node_tiers = {"small": small_nodes, "large": large_nodes}
+    if nodes > large_nodes:
+        return "infiniband", [Reason("rule_large", {"nodes": nodes, **node_tiers})]
     votes, reasons = [], []
 
     def vote(family: str, code: str, **values) -> None:
         votes.append(family)
         reasons.append(Reason(code, values))
 
-    if nodes <= SMALL_NODES:
-        vote("roce", "rule_small_nodes", nodes=nodes, **tiers)
+    if nodes <= small_nodes:
+        vote("roce", "rule_small_nodes", nodes=nodes, **node_tiers)
     elif budget_tight:
-        vote("roce", "rule_mid_tight", nodes=nodes, **tiers)
+        vote("roce", "rule_mid_tight", nodes=nodes, **node_tiers)
     else:
-        vote("infiniband", "rule_mid", nodes=nodes, **tiers)
-    sizes = {"params": f"{params_b:g}", "small": f"{SMALL_PARAMS_B:g}", "large": f"{LARGE_PARAMS_B:g}"}
-    if params_b <= SMALL_PARAMS_B:
+        vote("infiniband", "rule_mid", nodes=nodes, **node_tiers)
+    sizes = {"params": f"{params_b:g}", "small": f"{small_params_b:g}", "large": f"{large_params_b:g}"}
+    if params_b <= small_params_b:
         vote("roce", "rule_small_params", **sizes)
-    elif params_b <= LARGE_PARAMS_B:
+    elif params_b <= large_params_b:
         vote("infiniband", "rule_mid_params", **sizes)
     else:
         vote("infiniband", "rule_large_params", **sizes)

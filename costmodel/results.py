@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from . import finance
-from .catalog import load_catalog
+from .catalog import Catalog, load_catalog
 from .recommend import Recommendation
 from .tco import CATEGORIES, Outputs
 
@@ -152,10 +152,11 @@ def to_frame(out: Outputs, extra_columns: dict[str, np.ndarray] | None = None) -
     return pd.DataFrame(cols)
 
 
-def to_result(out: Outputs, recommendation: Recommendation, name: str, price_book: str, nodes: int) -> Result:
-    """Per-fabric results of a single-row output (``S == 1``)."""
+def to_result(out: Outputs, recommendation: Recommendation, name: str, price_book: str, nodes: int,
+              catalog: Catalog | None = None) -> Result:
+    """Per-fabric results of a single-row output (``S == 1``); fabric names from ``catalog`` (default: packaged)."""
     st = out.structure
-    cat = load_catalog()
+    cat = catalog or load_catalog()
     yearly = out.yearly()
     total_y = out.yearly_total()
     savings = savings_vs_baseline(out)

@@ -11,17 +11,21 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, model_validator
 
 from . import quantities
-from .catalog import load_catalog
-from .errors import clean_text
-
-_CAT = load_catalog()
+from .catalog import catalog_in, load_catalog
+from .errors import FieldError, clean_text
 
 
-def _d(group: str, name: str) -> float:
-    return _CAT.default(group, name)
+def _d(group: str, name: str, kind: type = float):
+    """Default factory: the packaged catalog's typical ``group.name`` as ``kind`` (read on first use)."""
+    return lambda: kind(load_catalog().default(group, name))
+
+
+def _blank(key: str):
+    """Default factory: ``key`` of the packaged catalog's blank scenario (read on first use)."""
+    return lambda: load_catalog().blank_scenario[key]
 
 
 def _b(path: str) -> dict[str, float]:
@@ -39,11 +43,11 @@ class Cluster(BaseModel):
 
     model_config = _STRICT
     nodes: int = Field(
-        int(_d("cluster", "nodes")),
+        default_factory=_d("cluster", "nodes", int),
         **_b("cluster.nodes"),
         description="GPU servers in the cluster [count]",
     )
-    gpu: CatalogId = Field(_CAT.blank_scenario["gpu"], description="GPU type: an id of the GPU catalog")
+    gpu: CatalogId = Field(default_factory=_blank("gpu"), description="GPU type: an id of the GPU catalog")
     gpus_per_node: int | None = Field(
         None, **_b("cluster.gpus_per_node"), description="GPUs per server [count]; empty = the GPU's reference server"
     )
@@ -61,12 +65,12 @@ class Cluster(BaseModel):
         None, **_b("cluster.host_power_kw"), description="non-GPU power of one server [kW]; empty = catalog"
     )
     host_cpu_cost_share: float = Field(
-        _d("cluster", "host_cpu_cost_share"),
+        default_factory=_d("cluster", "host_cpu_cost_share"),
         **_b("cluster.host_cpu_cost_share"),
         description="share of the server price that is host CPU and memory [0-1]",
     )
     host_cpu_power_share: float = Field(
-        _d("cluster", "host_cpu_power_share"),
+        default_factory=_d("cluster", "host_cpu_power_share"),
         **_b("cluster.host_cpu_power_share"),
         description="share of the host (non-GPU) power drawn by CPUs and memory [0-1]",
     )
@@ -77,20 +81,22 @@ class Workload(BaseModel):
 
     model_config = _STRICT
     model_params_b: float = Field(
-        _d("workload", "model_params_b"), **_b("workload.model_params_b"), description="model parameters [billions]"
+        default_factory=_d("workload", "model_params_b"),
+        **_b("workload.model_params_b"),
+        description="model parameters [billions]",
     )
     tokens_per_run_b: float = Field(
-        _d("workload", "tokens_per_run_b"),
+        default_factory=_d("workload", "tokens_per_run_b"),
         **_b("workload.tokens_per_run_b"),
         description="tokens processed by one training run [billions]",
     )
     global_batch_tokens_m: float = Field(
-        _d("workload", "global_batch_tokens_m"),
+        default_factory=_d("workload", "global_batch_tokens_m"),
         **_b("workload.global_batch_tokens_m"),
         description="tokens per optimizer step [millions]"
     )
     compute_efficiency: float = Field(
-        _d("workload", "compute_efficiency"),
+        default_factory=_d("workload", "compute_efficiency"),
         **_b("workload.compute_efficiency"),
         description="MFU the job reaches with an infinitely fast network [0-1]",
     )
@@ -103,17 +109,17 @@ class Workload(BaseModel):
         "FSDP/ZeRO-3, or pipeline stages × data parallel",
     )
     pipeline_stages: int = Field(
-        int(_d("workload", "pipeline_stages")),
+        default_factory=_d("workload", "pipeline_stages", int),
         **_b("workload.pipeline_stages"),
         description="pipeline stages across nodes [count]"
     )
     pipeline_microbatches: int = Field(
-        int(_d("workload", "pipeline_microbatches")),
+        default_factory=_d("workload", "pipeline_microbatches", int),
         **_b("workload.pipeline_microbatches"),
         description="micro-batches per step in the pipeline schedule [count]",
     )
     grad_bytes: float = Field(
-        _d("workload", "grad_bytes"),
+        default_factory=_d("workload", "grad_bytes"),
         **_b("workload.grad_bytes"),
         description="bytes per gradient element [B]",
     )
@@ -124,7 +130,7 @@ class Workload(BaseModel):
         "plan", description="'plan': run runs_per_year runs; 'always_busy': run back to back all year"
     )
     runs_per_year: float = Field(
-        _d("workload", "runs_per_year"),
+        default_factory=_d("workload", "runs_per_year"),
         **_b("workload.runs_per_year"),
         description="training runs planned per year [count]"
     )
@@ -134,19 +140,21 @@ class Facility(BaseModel):
     """Power and cooling."""
 
     model_config = _STRICT
-    pue: float = Field(_d("facility", "pue"), **_b("facility.pue"), description="power usage effectiveness [ratio]")
+    pue: float = Field(
+        default_factory=_d("facility", "pue"), **_b("facility.pue"), description="power usage effectiveness [ratio]"
+    )
     electricity_price_per_kwh: float = Field(
-        _d("facility", "electricity_price_per_kwh"),
+        default_factory=_d("facility", "electricity_price_per_kwh"),
         **_b("facility.electricity_price_per_kwh"),
         description="electricity price [currency/kWh]"
     )
     gpu_busy_power_frac: float = Field(
-        _d("facility", "gpu_busy_power_frac"),
+        default_factory=_d("facility", "gpu_busy_power_frac"),
         **_b("facility.gpu_busy_power_frac"),
         description="GPU power while training, share of TDP [0-1.2]",
     )
     gpu_idle_power_frac: float = Field(
-        _d("facility", "gpu_idle_power_frac"),
+        default_factory=_d("facility", "gpu_idle_power_frac"),
         **_b("facility.gpu_idle_power_frac"),
         description="GPU power while idle, share of TDP [0-1]"
     )
@@ -157,28 +165,28 @@ class Operations(BaseModel):
 
     model_config = _STRICT
     cluster_ops_cost_per_node_year: float = Field(
-        _d("operations", "cluster_ops_cost_per_node_year"),
+        default_factory=_d("operations", "cluster_ops_cost_per_node_year"),
         **_b("operations.cluster_ops_cost_per_node_year"),
         description="systems staff cost per server per year [currency]",
     )
     network_ops_cost_per_node_year: float = Field(
-        _d("operations", "network_ops_cost_per_node_year"),
+        default_factory=_d("operations", "network_ops_cost_per_node_year"),
         **_b("operations.network_ops_cost_per_node_year"),
         description="network staff cost per server per year for plain TCP Ethernet [currency]; "
         "scaled by the fabric's ops factor",
     )
     maintenance_frac_per_year: float = Field(
-        _d("operations", "maintenance_frac_per_year"),
+        default_factory=_d("operations", "maintenance_frac_per_year"),
         **_b("operations.maintenance_frac_per_year"),
         description="support contracts and spares per year, share of capex [0-0.5]",
     )
     checkpoint_write_gbs_per_node: float = Field(
-        _d("operations", "checkpoint_write_gbs_per_node"),
+        default_factory=_d("operations", "checkpoint_write_gbs_per_node"),
         **_b("operations.checkpoint_write_gbs_per_node"),
         description="checkpoint write bandwidth per server [GB/s]",
     )
     restart_minutes: float = Field(
-        _d("operations", "restart_minutes"),
+        default_factory=_d("operations", "restart_minutes"),
         **_b("operations.restart_minutes"),
         description="time to detect a failure, reschedule and reload [min]",
     )
@@ -194,28 +202,28 @@ class Finance(BaseModel):
 
     model_config = _STRICT
     horizon_years: int = Field(
-        int(_d("finance", "horizon_years")),
+        default_factory=_d("finance", "horizon_years", int),
         **_b("finance.horizon_years"),
         description="TCO horizon [years]",
     )
     discount_rate: float = Field(
-        _d("finance", "discount_rate"),
+        default_factory=_d("finance", "discount_rate"),
         **_b("finance.discount_rate"),
         description="yearly discount rate for NPV [0-0.5]"
     )
     payment: Literal["upfront", "instalments"] = Field("upfront", description="how capex is paid")
     instalment_months: int = Field(
-        int(_d("finance", "instalment_months")),
+        default_factory=_d("finance", "instalment_months", int),
         **_b("finance.instalment_months"),
         description="instalment term [months]"
     )
     instalment_rate_annual: float = Field(
-        _d("finance", "instalment_rate_annual"),
+        default_factory=_d("finance", "instalment_rate_annual"),
         **_b("finance.instalment_rate_annual"),
         description="instalment interest rate per year [0-0.5]"
     )
     residual_value_frac: float = Field(
-        _d("finance", "residual_value_frac"),
+        default_factory=_d("finance", "residual_value_frac"),
         **_b("finance.residual_value_frac"),
         description="resale value at the end of the horizon, share of capex [0-0.9]",
     )
@@ -244,17 +252,20 @@ MAX_OVERRIDDEN_ITEMS = 64
 
 def _check_table(table: dict, bounds: dict[str, tuple[float, float]], known: dict, where: str) -> None:
     if len(table) > MAX_OVERRIDDEN_ITEMS:
-        raise ValueError(f"{where}: at most {MAX_OVERRIDDEN_ITEMS} items")
+        raise FieldError(where, f"at most {MAX_OVERRIDDEN_ITEMS} items", "too_many_items",
+                           hi=str(MAX_OVERRIDDEN_ITEMS))
     for item, fields in table.items():
         if item not in known:
-            raise ValueError(f"{where}.{clean_text(item, 40)}: unknown id; allowed: {', '.join(known)}")
+            raise FieldError(f"{where}.{clean_text(item, 40)}", f"unknown id; allowed: {', '.join(known)}",
+                               "unknown_id", choices=", ".join(known))
         for name, value in fields.items():
             if name not in bounds:
-                raise ValueError(f"{where}.{item}.{clean_text(name, 40)}: not an overridable quantity; "
-                                 f"allowed: {', '.join(bounds)}")
+                raise FieldError(f"{where}.{item}.{clean_text(name, 40)}", "not an overridable quantity; "
+                                   f"allowed: {', '.join(bounds)}", "not_overridable", choices=", ".join(bounds))
             lo, hi = bounds[name]
             if not lo <= value <= hi:
-                raise ValueError(f"{where}.{item}.{name}: {value:g} is out of range; allowed: ≥ {lo:g} and ≤ {hi:g}")
+                raise FieldError(f"{where}.{item}.{name}", f"{value:g} is out of range; allowed: ≥ {lo:g} and "
+                                   f"≤ {hi:g}", "out_of_range", got=f"{value:g}", lo=f"{lo:g}", hi=f"{hi:g}")
 
 
 class Overrides(BaseModel):
@@ -271,11 +282,12 @@ class Overrides(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _check(self) -> Overrides:
-        _check_table(self.fabrics, FABRIC_OVERRIDE_BOUNDS, _CAT.fabrics, "overrides.fabrics")
-        _check_table(self.gpus, GPU_OVERRIDE_BOUNDS, _CAT.gpus, "overrides.gpus")
-        _check_table(self.fabric_prices, FABRIC_PRICE_BOUNDS, _CAT.fabrics, "overrides.fabric_prices")
-        _check_table(self.gpu_prices, GPU_PRICE_BOUNDS, _CAT.gpus, "overrides.gpu_prices")
+    def _check(self, info: ValidationInfo) -> Overrides:
+        cat = catalog_in(info)
+        _check_table(self.fabrics, FABRIC_OVERRIDE_BOUNDS, cat.fabrics, "overrides.fabrics")
+        _check_table(self.gpus, GPU_OVERRIDE_BOUNDS, cat.gpus, "overrides.gpus")
+        _check_table(self.fabric_prices, FABRIC_PRICE_BOUNDS, cat.fabrics, "overrides.fabric_prices")
+        _check_table(self.gpu_prices, GPU_PRICE_BOUNDS, cat.gpus, "overrides.gpu_prices")
         return self
 
     def is_empty(self) -> bool:
@@ -297,9 +309,10 @@ BOOK_GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = quantities.book_bounds("
 
 def _plain_text(value: str, where: str) -> str:
     if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") for ch in value):
-        raise ValueError(f"{where}: contains control, line-break or invisible formatting characters; use plain text")
+        raise FieldError(where, "contains control, line-break or invisible formatting characters; use plain text",
+                           "control_characters")
     if not value.strip():
-        raise ValueError(f"{where}: must not be blank")
+        raise FieldError(where, "must not be blank", "blank")
     return value
 
 
@@ -324,12 +337,13 @@ class DerivedPriceBook(BaseModel):
     )
 
     @model_validator(mode="after")
-    def _check(self) -> DerivedPriceBook:
+    def _check(self, info: ValidationInfo) -> DerivedPriceBook:
+        cat = catalog_in(info)
         _plain_text(self.name, "name")
         for category, pct in self.discounts.items():
             quantities.spec("price_book.discount_pct").check(pct, f"discounts.{category}")
-        _check_table(self.gpus, BOOK_GPU_PRICE_BOUNDS, _CAT.gpus, "gpus")
-        _check_table(self.fabrics, FABRIC_PRICE_BOUNDS, _CAT.fabrics, "fabrics")
+        _check_table(self.gpus, BOOK_GPU_PRICE_BOUNDS, cat.gpus, "gpus")
+        _check_table(self.fabrics, FABRIC_PRICE_BOUNDS, cat.fabrics, "fabrics")
         return self
 
 
@@ -352,44 +366,53 @@ class Scenario(BaseModel):
     finance: Finance = Field(default_factory=Finance)
     context: Context = Field(default_factory=Context)
     fabrics: list[CatalogId] = Field(
-        default_factory=lambda: list(_CAT.blank_scenario["fabrics"]),
+        default_factory=lambda: list(load_catalog().blank_scenario["fabrics"]),
         min_length=1,
         max_length=12,
         description="fabric ids to compare",
     )
-    baseline: CatalogId = Field(_CAT.blank_scenario["baseline"], description="the fabric the others are compared with")
+    baseline: CatalogId = Field(
+        default_factory=_blank("baseline"), description="the fabric the others are compared with"
+    )
     overrides: Overrides = Field(default_factory=Overrides, description="edited catalog and price-book values")
 
     @model_validator(mode="after")
-    def _check_ids(self) -> Scenario:
-        if self.cluster.gpu not in _CAT.gpus:
-            raise ValueError(f"cluster.gpu: unknown GPU {self.cluster.gpu!r}; allowed: {', '.join(_CAT.gpus)}")
-        unknown = [f for f in self.fabrics if f not in _CAT.fabrics]
+    def _check_ids(self, info: ValidationInfo) -> Scenario:
+        cat = catalog_in(info)
+        if self.cluster.gpu not in cat.gpus:
+            raise FieldError("cluster.gpu", f"unknown GPU {self.cluster.gpu!r}; allowed: {', '.join(cat.gpus)}",
+                               "unknown_id", got=repr(self.cluster.gpu), choices=", ".join(cat.gpus))
+        unknown = [f for f in self.fabrics if f not in cat.fabrics]
         if unknown:
-            raise ValueError(f"fabrics: unknown fabric {unknown[0]!r}; allowed: {', '.join(_CAT.fabrics)}")
+            raise FieldError("fabrics", f"unknown fabric {unknown[0]!r}; allowed: {', '.join(cat.fabrics)}",
+                               "unknown_id", got=repr(unknown[0]), choices=", ".join(cat.fabrics))
         if len(set(self.fabrics)) != len(self.fabrics):
-            raise ValueError("fabrics: each fabric may appear once")
+            raise FieldError("fabrics", "each fabric may appear once", "fabric_twice")
         if self.baseline not in self.fabrics:
-            raise ValueError(f"baseline: {self.baseline!r} must be one of fabrics {self.fabrics}")
-        if self.price_book not in _CAT.price_books:
-            raise ValueError(
-                f"price_book: unknown price book {self.price_book!r}; allowed: {', '.join(_CAT.price_books)}"
+            raise FieldError("baseline", f"{self.baseline!r} must be one of fabrics {self.fabrics}",
+                               "baseline_not_compared", got=repr(self.baseline), choices=str(self.fabrics))
+        if self.price_book not in cat.price_books:
+            raise FieldError(
+                "price_book", f"unknown price book {self.price_book!r}; allowed: {', '.join(cat.price_books)}",
+                "unknown_id", got=repr(self.price_book), choices=", ".join(cat.price_books),
             )
         _plain_text(self.name, "name")
         if self.workload.parallelism == "pipeline" and self.workload.pipeline_stages > self.cluster.nodes:
-            raise ValueError(
-                f"workload.pipeline_stages: at most the number of nodes ({self.cluster.nodes}); "
-                "each stage runs on at least one node"
+            raise FieldError(
+                "workload.pipeline_stages", f"at most the number of nodes ({self.cluster.nodes}); "
+                "each stage runs on at least one node", "stages_above_nodes", hi=str(self.cluster.nodes),
             )
         if self.facility.gpu_idle_power_frac > self.facility.gpu_busy_power_frac:
-            raise ValueError(
-                "facility.gpu_idle_power_frac: must not exceed gpu_busy_power_frac "
-                f"({self.facility.gpu_busy_power_frac:g})"
+            raise FieldError(
+                "facility.gpu_idle_power_frac", "must not exceed gpu_busy_power_frac "
+                f"({self.facility.gpu_busy_power_frac:g})", "idle_above_busy",
+                hi=f"{self.facility.gpu_busy_power_frac:g}",
             )
         if self.finance.payment == "instalments" and (self.finance.instalment_months > 12 * self.finance.horizon_years):
-            raise ValueError(
-                "finance.instalment_months: must be at most 12 × horizon_years "
-                f"({12 * self.finance.horizon_years}) so every instalment falls in the horizon"
+            raise FieldError(
+                "finance.instalment_months", "must be at most 12 × horizon_years "
+                f"({12 * self.finance.horizon_years}) so every instalment falls in the horizon",
+                "instalments_beyond_horizon", hi=str(12 * self.finance.horizon_years),
             )
         return self
 

@@ -19,6 +19,7 @@ import pandas as pd
 
 from . import quantities
 from .catalog import load_catalog
+from .errors import ChoiceError, RangeError
 from .inputs import Inputs, Uncertain, build
 from .schema import Scenario
 from .tco import compute
@@ -99,7 +100,7 @@ def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> Monte
     (200, 4)
     """
     if not 1 <= int(draws) <= MAX_DRAWS:
-        raise ValueError(f"draws must be between 1 and {MAX_DRAWS:,}")
+        raise RangeError(f"draws must be between 1 and {MAX_DRAWS:,}", "draws", 1, MAX_DRAWS, draws)
     built = build(scenario)
     rng = np.random.default_rng(seed)
     drawn = _draw(built.uncertain, int(draws), rng)
@@ -151,7 +152,7 @@ def tornado(scenario: Scenario, fabric: str | None = None) -> pd.DataFrame:
     if fabric is None:
         fabric = next((f for f in ids if f != scenario.baseline), scenario.baseline)
     if fabric not in ids:
-        raise ValueError(f"fabric {fabric!r} is not among the scenario's fabrics {ids}")
+        raise ChoiceError(f"fabric {fabric!r} is not among the scenario's fabrics {ids}", "fabric", ids, fabric)
     fab_j = ids.index(fabric)
     swing = load_catalog().constant("tornado_swing_frac")
     rows = _swing_rows(built, fab_j, base_j, swing)

@@ -9,16 +9,13 @@ its allowed range.
 from __future__ import annotations
 
 import json
-import re
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from .catalog import load_catalog
-from .errors import ScenarioError, clean_text, problem, problems_error
+from .catalog import Catalog, load_catalog, validation_context
+from .errors import FieldError, ScenarioError, clean_text, problem, problems_error
 from .schema import DerivedPriceBook, Scenario
-
-_CAT = load_catalog()
 
 MAX_SCENARIO_BYTES = 256 * 1024
 MAX_DEPTH = 8
@@ -46,7 +43,6 @@ class _NoAliasLoader(yaml.SafeLoader):
 
 
 MAX_INT_DIGITS = 30
-_OWN_PATH = re.compile(r"^([A-Za-z_][\w.\[\]-]*): (.*)$", re.S)
 
 
 def _nonfinite(token: str) -> float:
@@ -131,11 +127,11 @@ def field_bounds(path: str) -> tuple[float | None, float | None]:
     return lo, hi
 
 
-def _allowed(info, loc: tuple) -> str:
+def _allowed(info, loc: tuple, catalog: Catalog) -> str:
     if info is None:
         return ""
     if loc and isinstance(loc[-1], int) and loc[0] == "fabrics":
-        return f"allowed: a fabric id, one of {', '.join(_CAT.fabrics)}"
+        return f"allowed: a fabric id, one of {', '.join(catalog.fabrics)}"
     ann = info.annotation
     if ann is bool:
         return f"allowed: true or false ({info.description})"
@@ -157,14 +153,14 @@ def _allowed(info, loc: tuple) -> str:
     return f"allowed: {text}" if text else (f"({desc})" if desc else "")
 
 
-def _allowed_values(info, loc: tuple) -> dict:
+def _allowed_values(info, loc: tuple, catalog: Catalog) -> dict:
     """What :func:`_allowed` says, as data for a translated message: ``kind`` (``fabric``, ``bool``,
     ``object``, ``bounds``) with ``choices``, ``fields`` or ``bounds`` (``[op, number]`` pairs, op
     one of ``ge gt le lt min_length max_length``)."""
     if info is None:
         return {}
     if loc and isinstance(loc[-1], int) and loc[0] == "fabrics":
-        return {"kind": "fabric", "choices": list(_CAT.fabrics)}
+        return {"kind": "fabric", "choices": list(catalog.fabrics)}
     ann = info.annotation
     if ann is bool:
         return {"kind": "bool"}
@@ -177,33 +173,6 @@ def _allowed_values(info, loc: tuple) -> dict:
     return {"kind": "bounds", "bounds": bounds, "choices": choices} if bounds or choices else {}
 
 
-#: Messages that the schema's own validators write (``path: message``), as codes with values;
-#: the English text stays the message.
-_OWN_CODES = [
-    (re.compile(r"^(?P<got>\S+) is out of range; allowed: ≥ (?P<lo>\S+) and ≤ (?P<hi>\S+)(?: \[%\])?$"),
-     "out_of_range"),
-    (re.compile(r"^unknown (?:id|GPU|fabric|price book)(?: (?P<got>'.*'))?; allowed: (?P<choices>.*)$"), "unknown_id"),
-    (re.compile(r"^not an overridable quantity; allowed: (?P<choices>.*)$"), "not_overridable"),
-    (re.compile(r"^each fabric may appear once$"), "fabric_twice"),
-    (re.compile(r"^(?P<got>'.*') must be one of fabrics (?P<choices>.*)$"), "baseline_not_compared"),
-    (re.compile(r"^at most the number of nodes \((?P<hi>\d+)\);"), "stages_above_nodes"),
-    (re.compile(r"^must not exceed gpu_busy_power_frac \((?P<hi>[^)]+)\)$"), "idle_above_busy"),
-    (re.compile(r"^must be at most 12 × horizon_years \((?P<hi>\d+)\)"), "instalments_beyond_horizon"),
-    (re.compile(r"^at most (?P<hi>\d+) items$"), "too_many_items"),
-    (re.compile(r"^contains control, line-break or invisible formatting characters"), "control_characters"),
-    (re.compile(r"^must not be blank$"), "blank"),
-]
-
-
-def _own_problem(path: str, message: str) -> tuple[tuple[str, str], dict]:
-    """A schema validator's ``path: message`` as a problem with a code (``text`` when unknown)."""
-    for pattern, code in _OWN_CODES:
-        m = pattern.match(message)
-        if m:
-            return problem(path, message, code, **{k: v for k, v in m.groupdict().items() if v is not None})
-    return problem(path, message)
-
-
 def _path(loc: tuple) -> str:
     out = ""
     for part in loc:
@@ -212,8 +181,11 @@ def _path(loc: tuple) -> str:
     return out
 
 
-def scenario_error(exc: ValidationError, root: type[BaseModel] = Scenario) -> ScenarioError:
-    """Turn a pydantic ValidationError on a Scenario (or ``root``) into a ScenarioError with ranges."""
+def scenario_error(exc: ValidationError, root: type[BaseModel] = Scenario,
+                   catalog: Catalog | None = None) -> ScenarioError:
+    """Turn a pydantic ValidationError on a Scenario (or ``root``) into a ScenarioError with ranges
+    (ids allowed: those of ``catalog``, default the packaged one)."""
+    catalog = catalog or load_catalog()
     items = []
     for err in exc.errors(include_url=False):
         loc = tuple(err.get("loc", ()))
@@ -225,41 +197,43 @@ def scenario_error(exc: ValidationError, root: type[BaseModel] = Scenario) -> Sc
             items.append(problem(_path(loc), f"unknown field; allowed fields here: {', '.join(fields)}",
                                  "unknown_field", fields=fields))
             continue
+        own = (err.get("ctx") or {}).get("error")
+        if isinstance(own, FieldError) and own.path.startswith(_path(loc)):
+            # a model validator that already names the field and its allowed values, with a code
+            items.append(problem(own.path, own.message, own.code, **own.values))
+            continue
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, "):]
-        own = _OWN_PATH.match(msg)
-        if own and own.group(1).startswith(_path(loc)):
-            # a model validator that already names the field and its allowed values
-            items.append(_own_problem(own.group(1), own.group(2)))
-            continue
         info = _field_info(loc, root)
-        allowed = _allowed(info, loc)
+        allowed = _allowed(info, loc, catalog)
         got = err.get("input")
         shown = clean_text(repr(got) if not isinstance(got, dict | list) else type(got).__name__)
         items.append(problem(_path(loc), f"{msg} (got {shown}); {allowed}".rstrip("; "), "invalid",
-                             type=str(err.get("type", "")), got=shown, allowed=_allowed_values(info, loc)))
+                             type=str(err.get("type", "")), got=shown, allowed=_allowed_values(info, loc, catalog)))
     return problems_error(*items)
 
 
-def parse_scenario_text(raw: bytes | str, fmt: str = "json") -> Scenario:
-    """Parse and validate scenario text (``fmt`` = ``"json"`` or ``"yaml"``)."""
-    return validate_scenario(parse_document(raw, fmt))
+def parse_scenario_text(raw: bytes | str, fmt: str = "json", catalog: Catalog | None = None) -> Scenario:
+    """Parse and validate scenario text (``fmt`` = ``"json"`` or ``"yaml"``) against ``catalog``."""
+    return validate_scenario(parse_document(raw, fmt), catalog)
 
 
-def validate_scenario(data: dict) -> Scenario:
-    """Validate a parsed mapping into a Scenario; ScenarioError names fields and ranges."""
+def validate_scenario(data: dict, catalog: Catalog | None = None) -> Scenario:
+    """Validate a parsed mapping into a Scenario whose ids are those of ``catalog`` (default: the
+    packaged one); ScenarioError names fields and ranges."""
     try:
-        return Scenario.model_validate(data)
+        return Scenario.model_validate(data, context=validation_context(catalog))
     except ValidationError as exc:
-        raise scenario_error(exc) from None
+        raise scenario_error(exc, catalog=catalog) from None
 
 
-def validate_price_book(data: dict) -> DerivedPriceBook:
-    """Validate a parsed mapping into a derived price book; ScenarioError names fields and ranges."""
+def validate_price_book(data: dict, catalog: Catalog | None = None) -> DerivedPriceBook:
+    """Validate a parsed mapping into a derived price book (ids of ``catalog``, default the packaged
+    one); ScenarioError names fields and ranges."""
     try:
-        return DerivedPriceBook.model_validate(data)
+        return DerivedPriceBook.model_validate(data, context=validation_context(catalog))
     except ValidationError as exc:
-        raise scenario_error(exc, DerivedPriceBook) from None
+        raise scenario_error(exc, DerivedPriceBook, catalog) from None
 
 
 def _is_broken(text: str) -> bool:

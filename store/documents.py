@@ -24,11 +24,12 @@ MAX_IMPORT_BYTES = MAX_SCENARIO_BYTES  # 256 KiB: a scenario with every override
 
 def _read(data: bytes | bytearray, what: str) -> dict:
     if not isinstance(data, bytes | bytearray):
-        raise ImportRejected(f"the {what} file could not be read")
+        raise ImportRejected(f"the {what} file could not be read", "file_unreadable", what=what)
     if len(data) > MAX_IMPORT_BYTES:
-        raise ImportRejected(f"the {what} file is {len(data):,} bytes; at most {MAX_IMPORT_BYTES:,} bytes are accepted")
+        raise ImportRejected(f"the {what} file is {len(data):,} bytes; at most {MAX_IMPORT_BYTES:,} bytes are accepted",
+                             "file_too_big", what=what, size=len(data), max=MAX_IMPORT_BYTES)
     if not data.strip():
-        raise ImportRejected(f"the {what} file is empty")
+        raise ImportRejected(f"the {what} file is empty", "file_empty", what=what)
     try:
         return parse_document(bytes(data), "json", what=what)
     except ScenarioError as exc:

@@ -1,9 +1,15 @@
-"""Errors of the store; messages are safe to show to the user."""
+"""Errors of the store; messages are safe to show to the user.
+
+Each carries the English message and, where the app translates it, a ``code`` with ``values``
+(:class:`costmodel.errors.CodedError`): the page's language comes from the code, not the text.
+"""
 
 from __future__ import annotations
 
+from costmodel.errors import CodedError
 
-class StoreError(Exception):
+
+class StoreError(CodedError):
     """Base class of the store's errors."""
 
 

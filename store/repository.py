@@ -67,7 +67,7 @@ def _require(owner: str | None) -> str:
 
 def _check_id(item_id: str) -> str:
     if not isinstance(item_id, str) or not _ID.match(item_id):
-        raise NotFound("no such item")
+        raise NotFound("no such item", "link_not_valid")
     return item_id
 
 
@@ -181,7 +181,7 @@ class Store:
                     .with_for_update()
                 ).first()
                 if row is None:
-                    raise NotFound("no such scenario")
+                    raise NotFound("no such scenario", "link_not_valid")
                 if expect_version is not None and row.latest_version != expect_version:
                     raise Conflict(f"the scenario was saved again meanwhile (now version {row.latest_version}); "
                                    "reload it and try again")
@@ -211,7 +211,7 @@ class Store:
             cond.append(scenarios.c.deleted_at.is_(None))
         row = conn.execute(sa.select(scenarios).where(*cond)).first()
         if row is None:
-            raise NotFound("no such scenario")
+            raise NotFound("no such scenario", "link_not_valid")
         return row
 
     @staticmethod
@@ -219,7 +219,7 @@ class Store:
         row = conn.execute(sa.select(scenario_versions).where(
             scenario_versions.c.scenario_id == scenario_id, scenario_versions.c.version == version)).first()
         if row is None:
-            raise NotFound("no such version")
+            raise NotFound("no such version", "link_not_valid")
         # a document of an older format is migrated on every load (the stored text is never rewritten)
         doc, version = formats.upgrade(json.loads(row.document), version=row.format or formats.FIRST)
         return VersionInfo(row.scenario_id, row.version, row.name, row.note, row.author, row.created_at,
@@ -306,14 +306,14 @@ class Store:
         """Revoke the token whose hash starts with ``token_id`` (as listed by :meth:`share_tokens`)."""
         owner = _require(owner)
         if not re.fullmatch(r"[0-9a-f]{12}", token_id or ""):
-            raise NotFound("no such link")
+            raise NotFound("no such link", "link_not_valid")
         with self._write() as conn:
             row = self._owned(conn, owner, scenario_id)
             done = conn.execute(share_tokens.update().where(
                 share_tokens.c.scenario_id == row.id, share_tokens.c.token_sha256.startswith(token_id),
                 share_tokens.c.revoked_at.is_(None)).values(revoked_at=time.time()))
             if done.rowcount == 0:
-                raise NotFound("no such link")
+                raise NotFound("no such link", "link_not_valid")
 
     def open_share_token(self, token: str) -> VersionInfo:
         """The scenario version a token grants read access to; anyone may call this.
@@ -322,7 +322,7 @@ class Store:
         (:func:`costmodel.price_books.quote_only`): same results, no book.
         """
         if not isinstance(token, str) or not _TOKEN.match(token):
-            raise NotFound("this link is not valid")
+            raise NotFound("this link is not valid", "link_not_valid")
         with self._read() as conn:
             row = conn.execute(
                 sa.select(share_tokens.c.scenario_id, share_tokens.c.version, scenarios.c.latest_version)
@@ -331,7 +331,7 @@ class Store:
                        scenarios.c.deleted_at.is_(None))
             ).first()
             if row is None:
-                raise NotFound("this link is not valid or was revoked")
+                raise NotFound("this link is not valid or was revoked", "link_not_valid")
             info = self._version(conn, row.scenario_id, row.version or row.latest_version)
         # a customer gets the prices of the quote, never the sales price book behind them
         quote = quote_only(info.scenario()).model_dump(mode="json")

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from costmodel import breakeven, formatting
 from costmodel.catalog import Reference, load_catalog
-from costmodel.errors import MAX_SHOWN_PROBLEMS, ScenarioError
+from costmodel.errors import MAX_SHOWN_PROBLEMS, CodedError, InputError, ScenarioError
 from costmodel.tco import CATEGORIES
 
 from .i18n import Translator
@@ -133,29 +133,6 @@ def claim_why(t: Translator, parts: list[dict]) -> str:
 # ---------------------------------------------------------------------------- error messages
 
 _OPS = {"ge": "≥", "gt": ">", "le": "≤", "lt": "<"}
-#: English messages of the store's importer and of broken share links (webui.share, webui.session),
-#: which carry no code: matched here so that a Chinese page shows them in Chinese.
-_KNOWN_MESSAGES = [
-    (re.compile(r"^the (?P<what>scenario|price book) file could not be read$"), "file_unreadable"),
-    (re.compile(r"^the (?P<what>scenario|price book) file is (?P<size>[\d,]+) bytes; at most (?P<max>[\d,]+) bytes"),
-     "file_too_big"),
-    (re.compile(r"^the (?P<what>scenario|price book) file is empty$"), "file_empty"),
-    (re.compile(r"^unknown preset (?P<got>.*); allowed: (?P<choices>.*)$"), "link_unknown_preset"),
-    (re.compile(r"^the scenario in the link is longer than (?P<max>[\d,]+) characters$"), "link_too_long"),
-    (re.compile(r"^the scenario in the link unpacks to more than (?P<max>[\d,]+) bytes$"), "link_too_big"),
-    (re.compile(r"^the scenario in the link is damaged"), "link_damaged"),
-    (re.compile(r"^this link is not valid$"), "link_not_valid"),
-    (re.compile(r"^no such (?:item|scenario|version)$"), "link_not_valid"),
-    (re.compile(r"^the saved scenarios are not reachable right now$"), "store_down"),
-    # scenario format versions (costmodel/formats.py, webui/share.py)
-    (re.compile(r"^the link was made by another version of the planner \(format (?P<got>.*)\); "
-                r"this one reads formats (?P<lo>\d+) to (?P<hi>\d+)$"), "link_other_version"),
-    (re.compile(r"^(?P<got>\d+) was written by a newer version of the planner; this one reads formats "
-                r"(?P<lo>\d+) to (?P<hi>\d+)$"), "format_newer"),
-    (re.compile(r"^unknown format (?P<got>.*); this planner reads formats (?P<lo>\d+) to (?P<hi>\d+)$"),
-     "format_unknown"),
-    (re.compile(r"^must be a whole number ≥ (?P<lo>\d+) and ≤ (?P<hi>\d+)$"), "format_not_whole"),
-]
 
 
 def _number(value) -> str:
@@ -211,13 +188,8 @@ def _allowed(t: Translator, allowed: dict) -> str:
 def problem_text(t: Translator, detail: dict) -> str:
     """One problem of a :class:`~costmodel.errors.ScenarioError` (``details`` item) in the current language."""
     code, values, path = detail["code"], dict(detail["values"]), detail.get("path", "")
-    if code == "text":
+    if code == "text":  # only the English is known
         body = values["text"]
-        for pattern, known in _KNOWN_MESSAGES:  # an English-only problem the catalog still knows
-            m = pattern.match(body)
-            if m:
-                body = t(f"err.{known}", **m.groupdict())
-                break
     elif code == "invalid":
         body = t.get(f"err.type.{values['type']}", t("err.type.default"))
         body += t("err.got", got=values["got"])
@@ -252,23 +224,22 @@ def _scenario_error(exc: BaseException) -> ScenarioError | None:
 
 def error_text(t: Translator, exc: BaseException | str) -> str:
     """A refusal (ScenarioError, an import refused by the store, a broken link, a solver input) in the
-    current language, naming the field by its label and the allowed range. Plain text: escape it
+    current language, naming the field by its label and the allowed range; translated by the error's
+    code (:class:`~costmodel.errors.CodedError`, ScenarioError details, the solver's
+    :class:`~costmodel.errors.InputError`), never by matching its English text. Plain text: escape it
     before Markdown. English pages show the model's own English message, unchanged."""
-    if t.lang == "en":
+    if t.lang == "en" or not isinstance(exc, BaseException):
         return str(exc)
-    text = str(exc)
-    se = _scenario_error(exc) if isinstance(exc, BaseException) else None
+    code = exc.code if isinstance(exc, CodedError) else None
+    if code is not None and code != "link_invalid":
+        return problem_text(t, {"code": code, "values": dict(exc.values), "path": ""})
+    se = _scenario_error(exc)  # the error itself, or the one a link or an import was refused for
     if se is not None:
         shown = [problem_text(t, d) for d in se.details[:MAX_SHOWN_PROBLEMS]]
         if len(se.details) > MAX_SHOWN_PROBLEMS:
             shown.append(t("err.more", n=len(se.details) - MAX_SHOWN_PROBLEMS))
         body = t("err.sep").join(shown)
-        return t("err.link_invalid", error=body) if text.startswith("the scenario in the link is invalid") else body
-    for pattern, code in _KNOWN_MESSAGES:
-        m = pattern.match(text)
-        if m:
-            return problem_text(t, {"code": code, "values": m.groupdict(), "path": ""})
-    m = re.match(r"^(\w+): ", text)
-    if m and m.group(1) in breakeven.PARAMETERS:  # the break-even solver's refusals
-        return t("err.solver", field=field_label(t, m.group(1)))
-    return text
+        return t("err.link_invalid", error=body) if code == "link_invalid" else body
+    if isinstance(exc, InputError) and exc.parameter in breakeven.PARAMETERS:  # the break-even solver's refusals
+        return t("err.solver", field=field_label(t, exc.parameter))
+    return str(exc)

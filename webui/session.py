@@ -65,13 +65,13 @@ def _open_shared(token: str) -> None:
     db = storage.get_store()
     try:
         if db is None:
-            raise LookupError("the saved scenarios are not reachable right now")
+            raise storage.store.StoreError("the saved scenarios are not reachable right now", "store_down")
         info = db.open_share_token(token)
         scenario = info.scenario()
     except Exception as exc:  # NotFound, an unreachable store, or a document the schema now refuses
         log.warning("share token refused: %s", type(exc).__name__)
         known = isinstance(exc, LookupError | storage.store.StoreError)
-        st.session_state[KEY_LINK_ERROR] = exc if known else "this link is not valid"
+        st.session_state[KEY_LINK_ERROR] = exc if known else share.LinkError("this link is not valid", "link_not_valid")
         st.session_state[KEY_PRESET] = DEFAULT_PRESET
         st.session_state[KEY_SCENARIO] = share.preset_scenario(DEFAULT_PRESET)
         return

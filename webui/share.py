@@ -22,7 +22,7 @@ import zlib
 
 import costmodel
 from costmodel import formats, price_books
-from costmodel.errors import ScenarioError
+from costmodel.errors import CodedError, ScenarioError
 from costmodel.validation import parse_document, validate_scenario
 
 BLANK = "blank"
@@ -30,8 +30,8 @@ MAX_TOKEN_CHARS = 8_192
 MAX_JSON_BYTES = 64 * 1024
 
 
-class LinkError(ValueError):
-    """A share link that cannot be used; the message says why."""
+class LinkError(CodedError, ValueError):
+    """A share link that cannot be used; the message says why, the ``code`` (``link_…``) what to translate."""
 
 
 def preset_ids() -> list[str]:
@@ -84,7 +84,8 @@ def encode(scenario: costmodel.Scenario, preset_id: str) -> str:
     scenario = price_books.quote_only(scenario)
     base = formats.bases(formats.CURRENT).get(preset_id)
     if base is None:
-        raise LinkError(f"unknown preset {preset_id[:40]!r}; allowed: {', '.join(preset_ids())}")
+        raise LinkError(f"unknown preset {preset_id[:40]!r}; allowed: {', '.join(preset_ids())}",
+                        "link_unknown_preset", got=repr(preset_id[:40]), choices=", ".join(preset_ids()))
     return f"{formats.CURRENT}.{_pack(diff(scenario.model_dump(mode='json'), base))}"
 
 
@@ -95,7 +96,8 @@ def _split(token: str) -> tuple[int, str]:
     prefix, _, body = token.partition(".")
     if not prefix.isdigit() or len(prefix) > 4 or not formats.FIRST <= int(prefix) <= formats.CURRENT:
         raise LinkError(f"the link was made by another version of the planner (format {prefix[:8]!r}); "
-                        f"this one reads formats {formats.FIRST} to {formats.CURRENT}")
+                        f"this one reads formats {formats.FIRST} to {formats.CURRENT}", "link_other_version",
+                        got=repr(prefix[:8]), lo=formats.FIRST, hi=formats.CURRENT)
     return int(prefix), body
 
 
@@ -105,17 +107,18 @@ def _unpack(body: str) -> dict:
         inflater = zlib.decompressobj()
         raw = inflater.decompress(packed, MAX_JSON_BYTES + 1)
         if len(raw) > MAX_JSON_BYTES or inflater.unconsumed_tail:
-            raise LinkError(f"the scenario in the link unpacks to more than {MAX_JSON_BYTES:,} bytes")
+            raise LinkError(f"the scenario in the link unpacks to more than {MAX_JSON_BYTES:,} bytes", "link_too_big",
+                            max=MAX_JSON_BYTES)
         if not inflater.eof or inflater.unused_data:  # truncated or padded: the checksum was not met
-            raise LinkError("the scenario in the link is damaged (not a valid token)")
+            raise LinkError("the scenario in the link is damaged (not a valid token)", "link_damaged")
     except (binascii.Error, ValueError, zlib.error) as exc:
         if isinstance(exc, LinkError):
             raise
-        raise LinkError("the scenario in the link is damaged (not a valid token)") from None
+        raise LinkError("the scenario in the link is damaged (not a valid token)", "link_damaged") from None
     try:
         return parse_document(raw, "json")
     except ScenarioError as exc:
-        raise LinkError(f"the scenario in the link is invalid: {exc}") from None
+        raise LinkError(f"the scenario in the link is invalid: {exc}", "link_invalid") from None
 
 
 def decode(preset_id: str, token: str | None) -> costmodel.Scenario:
@@ -123,14 +126,16 @@ def decode(preset_id: str, token: str | None) -> costmodel.Scenario:
     format); LinkError says what is wrong with a broken link."""
     token = token or ""
     if len(token) > MAX_TOKEN_CHARS:
-        raise LinkError(f"the scenario in the link is longer than {MAX_TOKEN_CHARS:,} characters")
+        raise LinkError(f"the scenario in the link is longer than {MAX_TOKEN_CHARS:,} characters", "link_too_long",
+                        max=MAX_TOKEN_CHARS)
     version, body = _split(token)
     frozen = formats.bases(version)
     if preset_id not in frozen:
-        raise LinkError(f"unknown preset {preset_id[:40]!r}; allowed: {', '.join(frozen)}")
+        raise LinkError(f"unknown preset {preset_id[:40]!r}; allowed: {', '.join(frozen)}", "link_unknown_preset",
+                        got=repr(preset_id[:40]), choices=", ".join(frozen))
     changes = _unpack(body) if body else {}
     try:
         doc, _ = formats.upgrade(merge(frozen[preset_id], changes), version=version)
         return validate_scenario(doc)
     except ScenarioError as exc:
-        raise LinkError(f"the scenario in the link is invalid: {exc}") from None
+        raise LinkError(f"the scenario in the link is invalid: {exc}", "link_invalid") from None

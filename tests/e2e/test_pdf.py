@@ -1,6 +1,6 @@
 """The PDF report: printed by Debian's Chromium; checked by extracting its text (pypdf).
 
-The files come from the command line (``python -m costmodel report``), which the container runs
+The files come from the command line (``python -m webui.cli report``), which the container runs
 too; the Report page's queue is tested in tests/e2e/test_report_page.py.
 """
 
@@ -56,7 +56,7 @@ def _fonts(path) -> list[tuple[str, bool]]:
 
 
 def _report(root, path, *args) -> None:
-    proc = subprocess.run([sys.executable, "-m", "costmodel", "report", *args, "--pdf", str(path)], cwd=root,
+    proc = subprocess.run([sys.executable, "-m", "webui.cli", "report", *args, "--pdf", str(path)], cwd=root,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
 

@@ -156,7 +156,7 @@ def test_sign_in_save_and_compare_in_a_browser(app, browser, tmp_path):
 def test_chinese_pdf_report_is_made_inside_the_container(app):
     from pypdf import PdfReader
 
-    made = app.exec("python", "-m", "costmodel", "report", "--preset", PRESET, "--lang", "zh", "--pdf", "/tmp/r.pdf")
+    made = app.exec("python", "-m", "webui.cli", "report", "--preset", PRESET, "--lang", "zh", "--pdf", "/tmp/r.pdf")
     assert made.returncode == 0, (made.stdout + made.stderr).decode(errors="replace")[-3000:]
     data = app.exec("cat", "/tmp/r.pdf").stdout
     assert data.startswith(b"%PDF-")

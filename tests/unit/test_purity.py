@@ -1,7 +1,73 @@
-"""The model package stays pure: no Streamlit, no Plotly, no unsafe loaders."""
+"""The model package stays pure: no Streamlit, no Plotly, no app or store, no unsafe loaders.
 
+Dependencies point one way (inputs → model → results → views): every module of ``costmodel``,
+the command line included, is read with :mod:`ast`, so an import hidden inside a function (which
+an import-time check never runs) counts as much as one at the top.
+"""
+
+import ast
 import subprocess
 import sys
+
+#: Top-level packages the model must never import: the app, the store, the app's entry points and
+#: every user-interface or charting package.
+FORBIDDEN = frozenset({
+    "webui", "store", "app_pages", "app", "server", "bench", "tests", "scripts",
+    "streamlit", "plotly", "kaleido", "altair", "matplotlib", "bokeh", "dash", "gradio", "panel", "tkinter",
+    "PyQt5", "PyQt6", "PySide2", "PySide6", "playwright", "pypdf",
+})
+
+
+def forbidden_imports(source: str, package_depth: int = 1) -> list[tuple[int, str]]:
+    """(line, module) of every import of a :data:`FORBIDDEN` package in ``source``, wherever it sits
+    (module top, function body, ``try`` block), including ``importlib.import_module("…")`` and
+    ``__import__("…")`` with a literal name and relative imports that climb out of the package
+    (``package_depth``: how deep the module sits below the top level; 1 = ``costmodel/x.py``)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level > package_depth:  # from .. import webui: out of costmodel
+                names = [node.module or alias.name for alias in node.names]
+            elif node.level == 0:
+                names = [node.module or ""]
+        elif isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if called in ("import_module", "__import__") and isinstance(node.args[0].value, str):
+                names = [node.args[0].value]
+        found += [(node.lineno, name) for name in names if name.split(".")[0] in FORBIDDEN]
+    return sorted(found)
+
+
+def test_the_checker_finds_an_import_inside_a_function():
+    """The check itself, on what cli.py held before the PDF command moved to webui.cli."""
+    old_cli = (
+        "from .api import evaluate\n"
+        "def cmd_report(args):\n"
+        "    if args.pdf:\n"
+        "        from webui.report_pdf import report_pdf\n"
+        "def _title(scenario, args):\n"
+        "    from webui import share\n"
+        "    import streamlit as st, numpy\n"
+        "    importlib.import_module('plotly.io')\n"
+        "    from .. import store\n"
+    )
+    assert forbidden_imports(old_cli) == [(4, "webui.report_pdf"), (6, "webui"), (7, "streamlit"),
+                                          (8, "plotly.io"), (9, "store")]
+    assert forbidden_imports("import numpy\nfrom .tco import compute\nfrom pydantic import BaseModel\n") == []
+
+
+def test_no_module_of_the_model_imports_the_app_the_store_or_a_ui_package(root):
+    found = {}
+    for path in sorted((root / "costmodel").rglob("*.py")):
+        depth = len(path.relative_to(root).parts) - 1
+        bad = forbidden_imports(path.read_text(encoding="utf-8"), depth)
+        if bad:
+            found[str(path.relative_to(root))] = bad
+    assert found == {}, f"the model imports the app, the store or a UI package: {found}"
 
 
 def test_costmodel_imports_neither_streamlit_nor_plotly(root):
@@ -11,8 +77,38 @@ def test_costmodel_imports_neither_streamlit_nor_plotly(root):
     assert out.stdout.strip() == "[]"
 
 
+def test_the_command_line_runs_without_the_app(root, tmp_path):
+    """Every file the model's command line writes (CSV, Excel) comes without loading webui or store."""
+    code = ("import sys; from costmodel import cli; "
+            "rc = cli.main(['report', '--preset', 'seed-case1-8xA10', '--lang', 'zh', "
+            f"'--xlsx', {str(tmp_path / 'r.xlsx')!r}, '--csv', {str(tmp_path / 'f.csv')!r}]); "
+            "bad = sorted({m.split('.')[0] for m in sys.modules} & " + repr(set(FORBIDDEN)) + "); print(rc, bad)")
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "0 []"
+    assert (tmp_path / "r.xlsx").read_bytes()[:2] == b"PK"
+
+
 def test_no_pickle_eval_or_unsafe_yaml_in_the_model(root):
     for path in (root / "costmodel").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         for bad in ("pickle", "eval(", "exec(", "yaml.unsafe_load", "yaml.Loader", "FullLoader"):
             assert bad not in text, f"{path.name} contains {bad}"
+
+
+def test_the_pdf_report_is_the_apps_command(tmp_path, capsys):
+    """The model's command line points at the app's for the PDF; the app's titles the files as the app does."""
+    import openpyxl
+
+    from costmodel import cli
+    from webui import cli as app_cli
+
+    assert cli.main(["report", "--preset", "seed-case1-8xA10", "--pdf", str(tmp_path / "r.pdf")]) == cli.EXIT_BAD_INPUT
+    assert "python -m webui.cli report --pdf FILE" in capsys.readouterr().err
+    assert not (tmp_path / "r.pdf").exists()
+    assert app_cli.main(["report", "--preset", "seed-case1-8xA10"]) == cli.EXIT_BAD_INPUT
+    assert "--pdf, --xlsx" in capsys.readouterr().err
+    model_xlsx, app_xlsx = tmp_path / "m.xlsx", tmp_path / "a.xlsx"
+    for main, path in ((cli.main, model_xlsx), (app_cli.main, app_xlsx)):
+        assert main(["report", "--preset", "seed-case1-8xA10", "--lang", "zh", "--xlsx", str(path)]) == 0
+    titles = [openpyxl.load_workbook(p).worksheets[0].cell(1, 2).value for p in (model_xlsx, app_xlsx)]
+    assert titles == ["案例 1（高校科研）：8 节点 A10，50 亿参数，RoCE"] * 2  # the preset's Chinese title

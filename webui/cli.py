@@ -1,0 +1,59 @@
+"""The app's command line: ``python -m webui.cli report --pdf FILE [--xlsx FILE] [--csv FILE] …``.
+
+The PDF report is a view with charts (plotly, drawn and printed by Debian's Chromium), so it is
+made here, beside the app's chart builders; the cost model's own command line
+(``python -m costmodel``) makes the CSV and Excel files without the app. Every file of one call
+carries the scenario's title as the app shows it (a preset's name in the page's language).
+Bad input exits with code 2 and one message naming the field and its allowed range.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from costmodel import cli, evaluate
+from costmodel.errors import ScenarioError
+
+from . import share
+from .i18n import Translator
+from .titles import scenario_title
+
+
+def _title(scenario, args) -> str:
+    """The scenario's title in the report's language (a preset's translated name), as the app shows it."""
+    return scenario_title(scenario, args.preset or share.BLANK, Translator(args.lang))
+
+
+def cmd_report(args) -> None:
+    if not (args.pdf or args.csv or args.results_csv or args.xlsx):
+        raise ScenarioError([("", "give at least one output: --pdf, --xlsx, --csv or --results-csv FILE")])
+    scenario = cli.scenario_of(args)
+    res = evaluate(scenario)
+    currency, rate = cli.report_money(args, res)
+    title = _title(scenario, args)
+    cli.write_tables(args, scenario, res, currency, rate, title)
+    if args.pdf:
+        from .report_pdf import report_pdf  # plotly and Chromium only when asked for
+
+        cli.write_file(args.pdf, report_pdf(scenario, args.lang, args.preset, currency, rate, title))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="python -m webui.cli", description="Fabric TCO Planner reports")
+    sub = ap.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("report", help="A4 PDF report with charts, assumptions and the article's claims; "
+                                      "CSV and Excel files titled as the app titles them")
+    cli.report_args(p)
+    p.add_argument("--pdf", help="A4 PDF report with charts, assumptions and the article's claims")
+    p.set_defaults(func=cmd_report)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a command; exit code 2 on bad input (as ``python -m costmodel``)."""
+    return cli.main(argv, build_parser())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
