@@ -15,6 +15,9 @@ replaced by cell references and sub-expressions without references folded to num
 'IF(in_x>1,2*in_x,MIN(in_x,0.5))-1'
 >>> (Name("m") - 12 * (Name("year") - 1)).excel({"m": "M"}, {"year": 3})
 'M-24'
+>>> (Name("a") * IF(eq(Name("year"), 0), 1, 0) + IF(gt(Name("year"), 2), -Name("r"), 0)).excel(
+...     {"a": "A", "r": "R"}, {"year": 0})
+'A'
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy_financial as npf
 
+_NEGATED = 3  # rank of a negated operand or a negative number
 _PRECEDENCE = {">": 0, "=": 0, "+": 1, "-": 1, "*": 2, "/": 2}
 _NUMPY_OPS = {
     "+": np.add, "-": np.subtract, "*": np.multiply, "/": np.divide,
@@ -86,14 +90,14 @@ class Expr:
     def _out(self, refs, consts) -> tuple[str, int]:
         if not (self.names() - consts.keys()):
             v = float(self.evaluate(consts))
-            return _number(v), (3 if v < 0 else 9)
+            return _number(v), (_NEGATED if v < 0 else 9)
         return self.render(refs, consts)
 
 
 def _number(v: float) -> str:
     if v == int(v) and abs(v) < 1e15:
         return str(int(v))
-    return f"{v:.17g}".upper()
+    return repr(v).upper()  # shortest text that reads back as the same float
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,7 +113,7 @@ class Num(Expr):
         return self.value
 
     def render(self, refs, consts) -> tuple[str, int]:
-        return _number(self.value), (3 if self.value < 0 else 9)
+        return _number(self.value), (_NEGATED if self.value < 0 else 9)
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,8 +150,16 @@ class Op(Expr):
         mine = _PRECEDENCE[self.op]
         a, pa = self.a._out(refs, consts)
         b, pb = self.b._out(refs, consts)
+        if (self.op in "+-" and b == "0") or (self.op in "*/" and b == "1"):
+            return a, pa  # x+0, x-0, x*1, x/1: the same number, a shorter formula
+        if (self.op == "+" and a == "0") or (self.op == "*" and a == "1"):
+            return b, pb
+        if self.op == "+" and pb == _NEGATED:
+            return f"{a if pa >= mine else f'({a})'}-{b[1:]}", mine  # a+-b is a-b
+        # operands in the order numpy evaluates them: a right operand of equal rank keeps its
+        # parentheses, so the spreadsheet rounds exactly as the model does
         a = a if pa >= mine else f"({a})"
-        b = b if pb > mine or (pb == mine and self.op in "+*") else f"({b})"
+        b = b if pb > mine else f"({b})"
         return a + self.op + b, mine
 
 
@@ -165,7 +177,7 @@ class Neg(Expr):
 
     def render(self, refs, consts) -> tuple[str, int]:
         inner, p = self.a._out(refs, consts)
-        return "-" + (inner if p == 9 else f"({inner})"), 3
+        return "-" + (inner if p == 9 else f"({inner})"), _NEGATED
 
 
 @dataclass(frozen=True, eq=False)
