@@ -57,6 +57,12 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     ``min(1, cores/100G · traffic · duty / cores)``; value of a cluster-hour (rental × GPUs when
     not given); lost hours (the network's only in fabric scope). The amounts are the formulas
     of :data:`costmodel.ledger.ENTRIES`, evaluated in order.
+
+    References
+    ----------
+    .. [1] The Green Grid, "PUE: A comprehensive examination of the metric", White Paper 49, 2012.
+    .. [2] Q. Cai et al., "Understanding host network stack overheads", SIGCOMM 2021 (CPU cores
+       per Gb/s of TCP traffic).
     """
     fabric_only = scope == "fabric"
     n, g = p.nodes, p.gpus_per_node

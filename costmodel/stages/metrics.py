@@ -47,7 +47,12 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
     opportunity costs left out: slowness and lost time already show as fewer runs) by the work
     done: cost per run ``= cash / (runs per year · H)`` (∞ with no run), per million tokens
     ``= cost per run / (tokens / 10⁶)``, per useful GPU-hour
-    ``= cash / (N g · busy · goodput · utilisation · H)``.
+    ``= cash / (N g · busy · goodput · utilisation · H)``; MFU ``= e_c · T_c / T_step``.
+
+    References
+    ----------
+    .. [1] A. Chowdhery et al., "PaLM: Scaling Language Modeling with Pathways",
+       arXiv:2204.02311, 2022, appendix B (model FLOPs utilisation).
     """
     n, g = p.nodes, p.gpus_per_node
     horizon = float(horizon_years)
