@@ -92,6 +92,35 @@ def _sheet_ref(name: str) -> str:
     return "'" + name.replace("'", "''") + "'"
 
 
+def _cash_flow_sheet(sh, cells_by_year: list[dict[str, str]], fr, rate: float, discount: str, tx: dict,
+                     fmt: dict) -> tuple[str, str]:
+    """Write one fabric's yearly cash flows (ledger formulas, model values cached), its TCO and
+    NPV; returns the absolute references of the TCO and NPV cells."""
+    bold, money = fmt["bold"], fmt["money"]
+    sh.write_row(2, 0, [tx["year"], *(tx["categories"][c] for c in CATEGORIES), tx["total"]], bold)
+    tot_col = len(CATEGORIES) + 1
+    for year, cells in enumerate(cells_by_year):
+        r = 3 + year
+        sh.write_number(r, 0, year)
+        for c, cat_name in enumerate(CATEGORIES, start=1):
+            sh.write_formula(r, c, cells[cat_name], money, fr.yearly[year][cat_name] * rate)
+        first, last = xl_rowcol_to_cell(r, 1), xl_rowcol_to_cell(r, len(CATEGORIES))
+        sh.write_formula(r, tot_col, f"=SUM({first}:{last})", money, fr.yearly[year]["total"] * rate)
+    h = len(cells_by_year) - 1
+    top, bottom = xl_rowcol_to_cell(3, tot_col), xl_rowcol_to_cell(3 + h, tot_col)
+    r = 5 + h
+    sh.write_string(r, 0, tx["tco"], bold)
+    sh.write_formula(r, tot_col, f"=SUM({top}:{bottom})", money, fr.tco_total * rate)
+    sh.write_string(r + 1, 0, tx["npv"], bold)
+    year1 = xl_rowcol_to_cell(4, tot_col)
+    sh.write_formula(r + 1, tot_col, f"=-(NPV({discount},{year1}:{bottom})+{top})" if h else f"=-{top}",
+                     money, fr.npv * rate)
+    sh.set_column(0, 0, 24)
+    sh.set_column(1, tot_col, 16)
+    sheet_ref = _sheet_ref(sh.get_name())
+    return tuple(f"{sheet_ref}!{xl_rowcol_to_cell(row, tot_col, row_abs=True, col_abs=True)}" for row in (r, r + 1))
+
+
 def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float = 1.0, lang: str = "en",
                    title: str | None = None) -> bytes:
     """The workbook of one scenario as ``.xlsx`` bytes, its texts in ``lang`` (``en`` or ``zh``);
@@ -183,45 +212,16 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     ws.set_column(1, 1 + len(st.fabric_ids), 16)
     ws.set_column(3, 3, 60)
 
-    # --- one cash-flow sheet per fabric
+    # --- one cash-flow sheet per fabric, its formulas from the money ledger
+    refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS} | {"scope_cluster": "scope_cluster"}
     tco_cells, npv_cells = {}, {}
     for fid in st.fabric_ids:
         sh = wb.add_worksheet(_safe_name(fid))
-        sheet_ref = _sheet_ref(sh.get_name())
         sh.write_string(0, 0, tx["fabric_title"].format(name=fabric_name[fid], cur=shown), bold)
-        header = [tx["year"], *(tx["categories"][c] for c in CATEGORIES), tx["total"]]
-        sh.write_row(2, 0, header, bold)
-
-        refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS}
-        refs |= {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
-        refs |= {"scope_cluster": "scope_cluster", "horizon": "horizon"}
-        capex_share = ledger.capex_formula(st.payment)
-        for year in range(h + 1):
-            r = 3 + year
-            sh.write_number(r, 0, year)
-            consts = {"year": year, "horizon": h}
-            cells = {}
-            for cat_name in CATEGORIES:
-                share = capex_share if cat_name in ledger.CAPEX_CATEGORIES else ledger.RECURRING
-                cells[cat_name] = "=" + (ledger.expanded(cat_name) * share).excel(refs, consts)
-            yearly = res.fabric(fid).yearly[year]
-            for c, cat_name in enumerate(CATEGORIES, start=1):
-                sh.write_formula(r, c, cells[cat_name], money, yearly[cat_name] * rate)
-            first, last = xl_rowcol_to_cell(r, 1), xl_rowcol_to_cell(r, len(CATEGORIES))
-            sh.write_formula(r, len(CATEGORIES) + 1, f"=SUM({first}:{last})", money, yearly["total"] * rate)
-        tot_col = len(CATEGORIES) + 1
-        top, bottom = xl_rowcol_to_cell(3, tot_col), xl_rowcol_to_cell(3 + h, tot_col)
-        r = 5 + h
-        sh.write_string(r, 0, tx["tco"], bold)
-        sh.write_formula(r, tot_col, f"=SUM({top}:{bottom})", money, res.fabric(fid).tco_total * rate)
-        sh.write_string(r + 1, 0, tx["npv"], bold)
-        year1 = xl_rowcol_to_cell(4, tot_col)
-        sh.write_formula(r + 1, tot_col, f"=-(NPV({names['discount']},{year1}:{bottom})+{top})" if h else f"=-{top}",
-                         money, res.fabric(fid).npv * rate)
-        tco_cells[fid] = f"{sheet_ref}!{xl_rowcol_to_cell(r, tot_col, row_abs=True, col_abs=True)}"
-        npv_cells[fid] = f"{sheet_ref}!{xl_rowcol_to_cell(r + 1, tot_col, row_abs=True, col_abs=True)}"
-        sh.set_column(0, 0, 24)
-        sh.set_column(1, tot_col, 16)
+        fab_refs = refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
+        tco_cells[fid], npv_cells[fid] = _cash_flow_sheet(
+            sh, ledger.excel_cash_flows(st.payment, h, fab_refs), res.fabric(fid), rate,
+            names["discount"], tx, {"bold": bold, "money": money})
 
     # --- Summary with a native chart
     sm = wb.add_worksheet(tx["sheet_summary"])

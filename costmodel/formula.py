@@ -159,7 +159,7 @@ class Op(Expr):
         # operands in the order numpy evaluates them: a right operand of equal rank keeps its
         # parentheses, so the spreadsheet rounds exactly as the model does
         a = a if pa >= mine else f"({a})"
-        b = b if pb > mine else f"({b})"
+        b = b if pb > mine and pb != _NEGATED else f"({b})"  # a*(-b), not a*-b
         return a + self.op + b, mine
 
 

@@ -115,6 +115,27 @@ def capex_formula(payment: str) -> Expr:
     return (INSTALMENTS if payment == "instalments" else UPFRONT) + RESALE
 
 
+def excel_cash_flows(payment: str, horizon_years: int, refs: Mapping[str, str]) -> list[dict[str, str]]:
+    """Per year 0..H, each category's cost as an Excel formula (with ``=``): its expanded
+    formula × its schedule, ledger names replaced by the workbook's references ``refs``.
+
+    >>> names = set().union(*(expanded(c).names() for c in CATEGORIES), capex_formula("upfront").names())
+    >>> refs = {n: n.upper() for n in names}
+    >>> for year in excel_cash_flows("upfront", 2, refs):
+    ...     print(year["compute_capex"], year["interruptions"])
+    =NODES*SERVER_PRICE*SCOPE_CLUSTER =LOST_H*VCH*0
+    =NODES*SERVER_PRICE*SCOPE_CLUSTER*0 =LOST_H*VCH
+    =NODES*SERVER_PRICE*SCOPE_CLUSTER*(-RESIDUAL_FRAC) =LOST_H*VCH
+    """
+    capex = capex_formula(payment)
+    out = []
+    for year in range(horizon_years + 1):
+        consts = {"year": year, "horizon": horizon_years}
+        out.append({c: "=" + (expanded(c) * (capex if c in CAPEX_CATEGORIES else RECURRING)).excel(refs, consts)
+                    for c in CATEGORIES})
+    return out
+
+
 def expanded(key: str) -> Expr:
     """The formula of ``key`` with every other ledger entry it reads written out in full."""
     f = LEDGER[key].formula
