@@ -119,8 +119,16 @@ def _libreoffice(paths: list[Path], work: Path) -> dict[Path, dict[str, float]]:
     return values
 
 
+def _instalments() -> costmodel.Scenario:
+    """The intro preset bought in 30 monthly instalments at 8 % with 10 % resale (PMT in Calc)."""
+    data = costmodel.load_preset("seed-intro-32xA100").model_dump()
+    data["finance"].update(payment="instalments", instalment_months=30, instalment_rate_annual=0.08,
+                           residual_value_frac=0.1)
+    return costmodel.Scenario.model_validate(data)
+
+
 def test_libreoffice_recalculates_the_presets_to_the_model(tmp_path):
-    scenarios_ = {pid: costmodel.load_preset(pid) for pid in PRESETS}
+    scenarios_ = {pid: costmodel.load_preset(pid) for pid in PRESETS} | {"instalments": _instalments()}
     paths = {pid: _write(tmp_path / f"{pid}.xlsx", s) for pid, s in scenarios_.items()}
     tampered = _write(tmp_path / "tampered.xlsx", scenarios_["seed-intro-32xA100"], tamper=b"in_price_kwh")
     got = _libreoffice([*paths.values(), tampered], tmp_path)
