@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .api import evaluate
 from .inputs import build
 from .schema import Scenario
@@ -40,7 +42,7 @@ def _a100_scenario(nodes: int, nics: int) -> Scenario:
 def busbw_gbs(scenario: Scenario, bucket_bytes: float = LARGE_MESSAGE_BYTES) -> dict[str, float]:
     """All-reduce bus bandwidth per fabric [GB/s] with messages of ``bucket_bytes``."""
     built = build(scenario)
-    out = compute(built.inputs.replace(bucket_bytes=built.inputs.bucket_bytes * 0 + bucket_bytes), built.structure)
+    out = compute(built.inputs.replace(bucket_bytes=np.float64(bucket_bytes)), built.structure)
     return dict(zip(built.structure.fabric_ids, out.metrics["allreduce_busbw_gbs"][0].tolist(), strict=True))
 
 

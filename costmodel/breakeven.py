@@ -118,10 +118,7 @@ class _Problem:
             arr[:, self.col] = values
         else:
             arr = values.reshape(-1, 1).astype(float)
-        # compute() broadcasts every output to the step time's shape, so the step time must
-        # have S rows even when the varied input only enters the cost (e.g. electricity price).
-        changes = {"nodes": np.repeat(p.nodes, s, axis=0), name: arr}
-        tco = compute(p.replace(**changes), self.built.structure).tco
+        tco = compute(p.replace(**{name: arr}), self.built.structure).tco
         return tco[:, self.fab_j] - tco[:, self.base_j]
 
 

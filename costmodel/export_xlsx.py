@@ -5,8 +5,10 @@ values), one sheet of yearly cash flows per fabric whose cells are formulas over
 ``Summary`` (TCO, Δ vs baseline, NPV, a native chart) and ``Catalog`` (every default with its
 source and date). Quantities that come from parts of the model too complex for a formula —
 step time, goodput, busy hours, energy before PUE, CPU share, lost hours, bill of materials —
-are values, and the sheet says so. Money is in the price book's currency unless converted at
-export. User text is written as text (``write_string``), never as a formula.
+are values, and the sheet says so. The cost formulas are not written here: each cell prints the
+formula of its category from the money ledger (:mod:`costmodel.ledger`), the same formula the
+model evaluates, so the workbook and the model cannot drift apart. Money is in the price book's
+currency unless converted at export. User text is written as text (``write_string``), never as a formula.
 
 Language: ``lang="zh"`` writes every sheet name, header, label, unit and note in Chinese, ``"en"``
 in English. The texts come from ``data/export_labels.yaml`` rather than the app's locale files,
@@ -25,13 +27,13 @@ import xlsxwriter
 import yaml
 from xlsxwriter.utility import xl_rowcol_to_cell
 
-from . import price_books, quantities
+from . import ledger, price_books, quantities
 from .api import evaluate
 from .catalog import load_catalog
 from .formatting import fabric_names
 from .inputs import build
 from .schema import Scenario
-from .tco import CATEGORIES
+from .tco import CATEGORIES, compute
 
 MONEY_FORMATS = {"USD": '"$"#,##0', "CNY": '"¥"#,##0', "EUR": '"€"#,##0'}
 LABELS_FILE = Path(__file__).parent / "data" / "export_labels.yaml"
@@ -46,7 +48,8 @@ _MODEL_ROWS = (  # per fabric, values the model computes: (key, unit, editable)
     ("switches", "count", False),
     ("cables", "count", False),
     ("transceivers", "count", False),
-    ("kwh_it", "kWh", False),
+    ("kwh_network", "kWh", False),
+    ("kwh_site", "kWh", False),
     ("busy_h", "h", False),
     ("cpu_share", "0-1", False),
     ("lost_h", "h", False),
@@ -75,6 +78,35 @@ def _safe_name(text: str, limit: int = 31) -> str:
 def _sheet_ref(name: str) -> str:
     """A sheet name as a formula reference, always quoted (Chinese names need it)."""
     return "'" + name.replace("'", "''") + "'"
+
+
+def _cash_flow_sheet(sh, cells_by_year: list[dict[str, str]], fr, rate: float, discount: str, tx: dict,
+                     fmt: dict) -> tuple[str, str]:
+    """Write one fabric's yearly cash flows (ledger formulas, model values cached), its TCO and
+    NPV; returns the absolute references of the TCO and NPV cells."""
+    bold, money = fmt["bold"], fmt["money"]
+    sh.write_row(2, 0, [tx["year"], *(tx["categories"][c] for c in CATEGORIES), tx["total"]], bold)
+    tot_col = len(CATEGORIES) + 1
+    for year, cells in enumerate(cells_by_year):
+        r = 3 + year
+        sh.write_number(r, 0, year)
+        for c, cat_name in enumerate(CATEGORIES, start=1):
+            sh.write_formula(r, c, cells[cat_name], money, fr.yearly[year][cat_name] * rate)
+        first, last = xl_rowcol_to_cell(r, 1), xl_rowcol_to_cell(r, len(CATEGORIES))
+        sh.write_formula(r, tot_col, f"=SUM({first}:{last})", money, fr.yearly[year]["total"] * rate)
+    h = len(cells_by_year) - 1
+    top, bottom = xl_rowcol_to_cell(3, tot_col), xl_rowcol_to_cell(3 + h, tot_col)
+    r = 5 + h
+    sh.write_string(r, 0, tx["tco"], bold)
+    sh.write_formula(r, tot_col, f"=SUM({top}:{bottom})", money, fr.tco_total * rate)
+    sh.write_string(r + 1, 0, tx["npv"], bold)
+    year1 = xl_rowcol_to_cell(4, tot_col)
+    sh.write_formula(r + 1, tot_col, f"=-(NPV({discount},{year1}:{bottom})+{top})" if h else f"=-{top}",
+                     money, fr.npv * rate)
+    sh.set_column(0, 0, 24)
+    sh.set_column(1, tot_col, 16)
+    sheet_ref = _sheet_ref(sh.get_name())
+    return tuple(f"{sheet_ref}!{xl_rowcol_to_cell(row, tot_col, row_abs=True, col_abs=True)}" for row in (r, r + 1))
 
 
 def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float = 1.0, lang: str = "en",
@@ -151,24 +183,13 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     row += 3
     ws.write_string(row, 0, tx["per_fabric"], bold)
     ws.write_row(row, 1, [fabric_name[fid] for fid in st.fabric_ids], bold)
-    m = {f.id: f.metrics for f in res.fabrics}
-    per_fabric = {
-        "endpoints": lambda j, fid: float(p.nodes[0, 0] * p.nics_per_node[0, 0]),
-        "switches": lambda j, fid: m[fid]["switches"],
-        "cables": lambda j, fid: m[fid]["cables"],
-        "transceivers": lambda j, fid: m[fid]["transceivers"],
-        "kwh_it": lambda j, fid: m[fid]["energy_kwh_per_year"] / float(p.pue[0, 0]),
-        "busy_h": lambda j, fid: m[fid]["busy_hours_per_year"],
-        "cpu_share": lambda j, fid: m[fid]["cpu_overhead_share"],
-        "lost_h": lambda j, fid: m[fid]["lost_hours_per_year" if cluster_scope else "network_lost_hours_per_year"],
-        "vch": lambda j, fid: m[fid]["value_of_cluster_hour"],
-    }
+    drivers = compute(p, st).drivers  # the ledger's non-input names, as the model computes them
     fab_names: dict[tuple[str, str], str] = {}
     for key, unit, editable in FABRIC_INPUTS:
         row += 1
         ws.write_string(row, 0, f"{tx['inputs'][key]} [{unit_text(unit)}]")
         for j, fid in enumerate(st.fabric_ids):
-            value = conv(per_fabric[key](j, fid) if key in per_fabric else float(getattr(p, key)[0, j]), unit)
+            value = conv(float(drivers[key][0, j] if key in drivers else getattr(p, key)[0, j]), unit)
             fmt = (edit_money if unit.startswith("currency") else edit) if editable else None
             ws.write_number(row, 1 + j, float(value), fmt)
             name = f"f{j}_{key}"
@@ -178,64 +199,16 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     ws.set_column(1, 1 + len(st.fabric_ids), 16)
     ws.set_column(3, 3, 60)
 
-    # --- one cash-flow sheet per fabric
+    # --- one cash-flow sheet per fabric, its formulas from the money ledger
+    refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS} | {"scope_cluster": "scope_cluster"}
     tco_cells, npv_cells = {}, {}
-    for j, fid in enumerate(st.fabric_ids):
+    for fid in st.fabric_ids:
         sh = wb.add_worksheet(_safe_name(fid))
-        sheet_ref = _sheet_ref(sh.get_name())
         sh.write_string(0, 0, tx["fabric_title"].format(name=fabric_name[fid], cur=shown), bold)
-        header = [tx["year"], *(tx["categories"][c] for c in CATEGORIES), tx["total"]]
-        sh.write_row(2, 0, header, bold)
-
-        def f(key: str, _j: int = j, _fid: str = fid) -> str:
-            return fab_names[(_fid, key)]
-
-        n = names["nodes"]
-        compute_amount = f"({n}*{names['server_price']}*scope_cluster)"
-        network_amount = (f"({f('endpoints')}*{f('nic_price')}+{f('switches')}*{f('switch_price')}"
-                          f"+{f('cables')}*{f('cable_price')}+{f('transceivers')}*{f('optic_price')}"
-                          f"+{n}*{f('install_per_node')})")
-        for year in range(h + 1):
-            r = 3 + year
-            sh.write_number(r, 0, year)
-            if st.payment == "upfront":
-                share = "1" if year == 0 else "0"
-            else:
-                months = names["inst_months"]
-                interest = names["inst_rate"]
-                paid = f"MIN(12,MAX(0,{months}-12*({year}-1)))" if year else "0"
-                share = f"IF({interest}>0,-PMT({interest}/12,{months},1),1/{months})*{paid}"
-            resale = f"-{names['residual']}" if year == h else "0"
-            rec = "0" if year == 0 else "1"
-            cells = {
-                "compute_capex": f"={compute_amount}*({share}+{resale})",
-                "network_capex": f"={network_amount}*({share}+{resale})",
-                "energy": f"={rec}*{f('kwh_it')}*{names['pue']}*{names['price_kwh']}",
-                "cpu_overhead": (f"={rec}*{f('cpu_share')}*{n}*({names['server_price']}*{names['cpu_cost_share']}"
-                                 f"/horizon+{names['host_kw']}*{names['cpu_power_share']}*{f('busy_h')}"
-                                 f"*{names['pue']}*{names['price_kwh']})"),
-                "interruptions": f"={rec}*{f('lost_h')}*{f('vch')}",
-                "operations": (f"={rec}*({names['maint']}*({network_amount}+scope_cluster*{n}*{names['server_price']})"
-                               f"+{n}*{names['net_staff']}*{f('ops_factor')}+scope_cluster*{n}*{names['cluster_staff']})"),
-            }
-            yearly = res.fabric(fid).yearly[year]
-            for c, cat_name in enumerate(CATEGORIES, start=1):
-                sh.write_formula(r, c, cells[cat_name], money, yearly[cat_name] * rate)
-            first, last = xl_rowcol_to_cell(r, 1), xl_rowcol_to_cell(r, len(CATEGORIES))
-            sh.write_formula(r, len(CATEGORIES) + 1, f"=SUM({first}:{last})", money, yearly["total"] * rate)
-        tot_col = len(CATEGORIES) + 1
-        top, bottom = xl_rowcol_to_cell(3, tot_col), xl_rowcol_to_cell(3 + h, tot_col)
-        r = 5 + h
-        sh.write_string(r, 0, tx["tco"], bold)
-        sh.write_formula(r, tot_col, f"=SUM({top}:{bottom})", money, res.fabric(fid).tco_total * rate)
-        sh.write_string(r + 1, 0, tx["npv"], bold)
-        year1 = xl_rowcol_to_cell(4, tot_col)
-        sh.write_formula(r + 1, tot_col, f"=-(NPV({names['discount']},{year1}:{bottom})+{top})" if h else f"=-{top}",
-                         money, res.fabric(fid).npv * rate)
-        tco_cells[fid] = f"{sheet_ref}!{xl_rowcol_to_cell(r, tot_col, row_abs=True, col_abs=True)}"
-        npv_cells[fid] = f"{sheet_ref}!{xl_rowcol_to_cell(r + 1, tot_col, row_abs=True, col_abs=True)}"
-        sh.set_column(0, 0, 24)
-        sh.set_column(1, tot_col, 16)
+        fab_refs = refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
+        tco_cells[fid], npv_cells[fid] = _cash_flow_sheet(
+            sh, ledger.excel_cash_flows(st.payment, h, fab_refs), res.fabric(fid), rate,
+            names["discount"], tx, {"bold": bold, "money": money})
 
     # --- Summary with a native chart
     sm = wb.add_worksheet(tx["sheet_summary"])

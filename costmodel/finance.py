@@ -15,10 +15,8 @@ References
 from __future__ import annotations
 
 import numpy as np
-import numpy_financial as npf
 
-MONTHS_PER_YEAR = 12
-MIN_MONTHLY_RATE = 1e-9
+from . import ledger  # the schedules' formulas, shared with Excel
 
 
 def capex_schedule(horizon_years: int, payment: str, months, annual_rate, residual_frac):
@@ -34,20 +32,8 @@ def capex_schedule(horizon_years: int, payment: str, months, annual_rate, residu
     >>> capex_schedule(3, "instalments", 24, 0.0, 0.0).round(3).tolist()
     [0.0, 0.5, 0.5, 0.0]
     """
-    years = np.arange(horizon_years + 1, dtype=float)
-    rate = np.asarray(annual_rate, dtype=float)[..., None]
-    m = np.asarray(months, dtype=float)[..., None]
-    resale = np.where(years == horizon_years, -np.asarray(residual_frac, float)[..., None], 0.0)
-    if payment == "upfront":
-        return np.where(years == 0, 1.0, 0.0) + resale
-    monthly_rate = rate / MONTHS_PER_YEAR
-    # Below ~1e-9 per month interest is immaterial and pmt() loses precision: pay linearly.
-    use_pmt = monthly_rate > MIN_MONTHLY_RATE
-    safe = np.where(use_pmt, monthly_rate, 1.0)
-    payment_per_unit = np.where(use_pmt, -npf.pmt(safe, m, 1.0), 1.0 / m)
-    months_in_year = np.clip(m - MONTHS_PER_YEAR * (years - 1.0), 0.0, MONTHS_PER_YEAR)
-    months_in_year = np.where(years == 0, 0.0, months_in_year)
-    return payment_per_unit * months_in_year + resale
+    env = {"instalment_rate": annual_rate, "instalment_months": months, "residual_frac": residual_frac}
+    return ledger.capex_schedule(horizon_years, payment, env)
 
 
 def recurring_schedule(horizon_years: int):
@@ -56,8 +42,7 @@ def recurring_schedule(horizon_years: int):
     >>> recurring_schedule(3).tolist()
     [0.0, 1.0, 1.0, 1.0]
     """
-    years = np.arange(horizon_years + 1, dtype=float)
-    return np.where(years == 0, 0.0, 1.0)
+    return ledger.recurring_schedule(horizon_years)
 
 
 def discount_factors(rate, horizon_years: int):

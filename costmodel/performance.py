@@ -102,7 +102,8 @@ def step_time(
     pipeline_stages, microbatches, t_compute, overlap_frac, bucket_bytes,
     node_bw_Bps, intra_node_Bps, alpha_s,
 ):
-    """Step time and its parts for one parallelism layout.
+    """Step time and its parts for one parallelism layout (arrays of one shape: the model
+    broadcasts its inputs once, :func:`costmodel.stages.batch.broadcast_inputs`).
 
     Parameters
     ----------
@@ -136,7 +137,7 @@ def step_time(
         # tensor parallel inside the node: each GPU all-reduces its own 1/g of the gradient
         # across nodes over the rails; nothing is reduced over NVLink.
         v_dp = 2.0 * (d - 1.0) / d * shard
-        v_intra = 0.0 * shard
+        v_intra = 0.0
         n_coll = np.ceil(shard / bucket_bytes)
         lat_steps = allreduce_steps(d)
     t_bw = v_dp / node_bw_Bps
@@ -147,9 +148,7 @@ def step_time(
         v_p2p = np.where(p > 1, 2.0 * (batch_tokens / d) * hidden * act_bytes, 0.0)
         t_p2p = v_p2p / node_bw_Bps + np.where(p > 1, 2.0 * microbatches * alpha_s, 0.0)
     else:
-        bubble = 0.0 * p
-        v_p2p = 0.0 * p
-        t_p2p = 0.0 * p
+        bubble = v_p2p = t_p2p = 0.0
     t_comp_eff = t_compute * (1.0 + bubble)
     exposed_dp = np.maximum(0.0, t_comm - overlap_frac * t_compute)
     t_step = t_comp_eff + exposed_dp + t_p2p
@@ -160,9 +159,9 @@ def step_time(
     return {
         "t_step": t_step,
         "t_compute_eff": t_comp_eff,
-        "t_comm": t_comm + 0.0 * t_step,
+        "t_comm": t_comm,
         "t_exposed": exposed_dp + t_p2p,
-        "t_wire": t_wire + 0.0 * t_step,
-        "bytes_node": bytes_node + 0.0 * t_step,
-        "busbw_Bps": busbw + 0.0 * t_step,
+        "t_wire": t_wire,
+        "bytes_node": bytes_node,
+        "busbw_Bps": busbw,
     }

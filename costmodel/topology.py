@@ -59,8 +59,7 @@ def bill_of_materials(endpoints: np.ndarray, radix: np.ndarray) -> dict[str, np.
     >>> [float(bom[k]) for k in ("tiers", "switches", "switch_links", "transceivers")]
     [2.0, 12.0, 256.0, 512.0]
     """
-    e = np.asarray(endpoints, dtype=float)
-    k = np.asarray(radix, dtype=float)
+    e, k = np.broadcast_arrays(np.asarray(endpoints, dtype=float), np.asarray(radix, dtype=float))
     t = tiers(e, k)
     multi = t > 1
     switches = np.where(multi, (t - 1.0) * np.ceil(e / (k / 2.0)) + np.ceil(e / k), 1.0)
@@ -68,7 +67,7 @@ def bill_of_materials(endpoints: np.ndarray, radix: np.ndarray) -> dict[str, np.
     return {
         "tiers": t,
         "switches": switches,
-        "node_links": e + 0.0 * k,
+        "node_links": e.copy(),
         "switch_links": switch_links,
         "transceivers": 2.0 * switch_links,
     }

@@ -13,3 +13,14 @@ def missing(what: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(what + " (CI=true: failing, not skipping)")
     pytest.skip(what)
+
+
+def soffice() -> str:
+    """Path of LibreOffice's ``soffice`` (Debian ``libreoffice-calc``), or skip (fail under CI=true)."""
+    import shutil
+
+    path = shutil.which("soffice") or shutil.which("libreoffice")
+    if path is None:
+        missing("LibreOffice (soffice) is not installed: Debian package libreoffice-calc "
+                "(scripts/system-deps.sh installs it)")
+    return path

@@ -1,0 +1,192 @@
+"""The money ledger: every cost category and payment schedule defined once, as a formula.
+
+The model evaluates these formulas with numpy (:func:`evaluate_amounts`,
+:func:`capex_schedule`, :func:`recurring_schedule`); the Excel export prints the very same
+formulas into the workbook (:meth:`costmodel.formula.Expr.excel`), so the workbook cannot drift
+from the model. A category's cost in year ``t`` is ``amount × schedule(t)``: capex categories
+follow :data:`CAPEX_SCHEDULE` (``UPFRONT`` or ``INSTALMENTS``, plus ``RESALE``), recurring ones
+:data:`RECURRING`.
+
+Names the formulas read (units): inputs of :class:`~costmodel.inputs.Inputs` by field name, and
+
+===================  ==================================================================
+``scope_cluster``    1 when the whole cluster is costed, 0 in ``fabric`` scope [-]
+``horizon``          years of operation ``H`` [year]
+``year``             the year ``t`` = 0 … H (0 = purchase)
+``endpoints``        NIC ports ``E`` [count]
+``switches``         switches of the fat tree [count]
+``cables``           node-to-leaf links [count]
+``transceivers``     optical transceivers [count]
+``kwh_network``      network energy per year before PUE [kWh/year]
+``kwh_site``         cluster energy counted in this scope per year before PUE [kWh/year]
+``cpu_share``        share of host CPU taken by the transport [0-1]
+``busy_h``           busy hours per year [h/year]
+``lost_h``           cluster-hours lost to interruptions counted in this scope [h/year]
+``vch``              value of one cluster-hour [currency/h]
+===================  ==================================================================
+
+Money is in the price book's currency.
+
+References
+----------
+.. [1] numpy-financial ``pmt`` and the spreadsheet function ``PMT`` (same convention).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from .formula import IF, MAX, MIN, PMT, Expr, Name, eq, gt
+
+MONTHS_PER_YEAR = 12
+#: below this monthly rate interest is immaterial and PMT loses precision: pay linearly
+MIN_MONTHLY_RATE = 1e-9
+
+_n = Name  # short for the formulas below
+
+nodes, server_price, scope = _n("nodes"), _n("server_price"), _n("scope_cluster")
+pue, price_kwh, horizon, year = _n("pue"), _n("electricity_price"), _n("horizon"), _n("year")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the ledger: ``key`` = ``formula``; ``kind`` is ``capex`` or ``recurring`` for
+    a cost category (an amount once, or per year), ``part`` for a named piece of one."""
+
+    key: str
+    kind: str
+    formula: Expr
+    unit: str
+    doc: str
+
+
+ENTRIES: tuple[Entry, ...] = (
+    Entry("capex_nics", "part", _n("endpoints") * _n("nic_price"), "currency", "NICs: E × NIC price"),
+    Entry("capex_switches", "part", _n("switches") * _n("switch_price"), "currency",
+          "switches × switch price"),
+    Entry("capex_links", "part", _n("cables") * _n("cable_price") + _n("transceivers") * _n("optic_price"),
+          "currency", "node links × cable price + transceivers × optic price"),
+    Entry("capex_install", "part", nodes * _n("install_per_node"), "currency", "nodes × installation per node"),
+    Entry("energy_kwh", "part", _n("kwh_network") * pue + _n("kwh_site") * pue, "kWh/year",
+          "facility energy per year: (network + site share) × PUE"),
+    Entry("compute_capex", "capex", nodes * server_price * scope, "currency",
+          "servers, cluster scope only"),
+    Entry("network_capex", "capex",
+          _n("capex_nics") + _n("capex_switches") + _n("capex_links") + _n("capex_install"), "currency",
+          "NICs + switches + links + installation"),
+    Entry("energy", "recurring", _n("energy_kwh") * price_kwh, "currency/year", "energy × electricity price"),
+    Entry("cpu_overhead", "recurring",
+          _n("cpu_share") * nodes * (server_price * _n("host_cpu_cost_share") / horizon
+                                     + _n("host_power_kw") * _n("host_cpu_power_share") * _n("busy_h")
+                                     * pue * price_kwh),
+          "currency/year",
+          "host CPU the transport takes: its share of the CPU's cost per year and of its power"),
+    Entry("interruptions", "recurring", _n("lost_h") * _n("vch"), "currency/year",
+          "lost cluster-hours × value of a cluster-hour"),
+    Entry("operations", "recurring",
+          _n("maintenance_frac") * (_n("network_capex") + scope * nodes * server_price)
+          + (nodes * _n("network_ops_per_node_year") * _n("ops_factor")
+             + scope * nodes * _n("cluster_ops_per_node_year")),
+          "currency/year", "maintenance share of the capex maintained + network and cluster staff"),
+)
+LEDGER: dict[str, Entry] = {e.key: e for e in ENTRIES}
+#: the cost categories, in the order of the breakdown
+CATEGORIES: tuple[str, ...] = tuple(e.key for e in ENTRIES if e.kind != "part")
+CAPEX_CATEGORIES: tuple[str, ...] = tuple(e.key for e in ENTRIES if e.kind == "capex")
+
+_rate, _months = _n("instalment_rate") / MONTHS_PER_YEAR, _n("instalment_months")
+#: share of one unit of capex paid in ``year`` when bought outright
+UPFRONT: Expr = IF(eq(year, 0), 1, 0)
+#: monthly payments ``−PMT(i/12, M, 1)`` from month 1, summed per year (interest included)
+INSTALMENTS: Expr = IF(eq(year, 0), 0,
+                       IF(gt(_rate, MIN_MONTHLY_RATE), -PMT(_rate, _months, 1), 1 / _months)
+                       * MIN(MONTHS_PER_YEAR, MAX(0, _months - MONTHS_PER_YEAR * (year - 1))))
+#: resale at the end of the horizon, a negative share
+RESALE: Expr = IF(eq(year, horizon), -_n("residual_frac"), 0)
+#: one unit per operating year
+RECURRING: Expr = IF(eq(year, 0), 0, 1)
+
+
+def capex_formula(payment: str) -> Expr:
+    """Share of one unit of capex paid in ``year``, net of resale, for ``upfront`` or ``instalments``."""
+    return (INSTALMENTS if payment == "instalments" else UPFRONT) + RESALE
+
+
+def excel_cash_flows(payment: str, horizon_years: int, refs: Mapping[str, str]) -> list[dict[str, str]]:
+    """Per year 0..H, each category's cost as an Excel formula (with ``=``): its expanded
+    formula × its schedule, ledger names replaced by the workbook's references ``refs``.
+
+    >>> names = set().union(*(expanded(c).names() for c in CATEGORIES), capex_formula("upfront").names())
+    >>> refs = {n: n.upper() for n in names}
+    >>> for year in excel_cash_flows("upfront", 2, refs):
+    ...     print(year["compute_capex"], year["interruptions"])
+    =NODES*SERVER_PRICE*SCOPE_CLUSTER =LOST_H*VCH*0
+    =NODES*SERVER_PRICE*SCOPE_CLUSTER*0 =LOST_H*VCH
+    =NODES*SERVER_PRICE*SCOPE_CLUSTER*(-RESIDUAL_FRAC) =LOST_H*VCH
+    """
+    capex = capex_formula(payment)
+    out = []
+    for year in range(horizon_years + 1):
+        consts = {"year": year, "horizon": horizon_years}
+        out.append({c: "=" + (expanded(c) * (capex if c in CAPEX_CATEGORIES else RECURRING)).excel(refs, consts)
+                    for c in CATEGORIES})
+    return out
+
+
+def expanded(key: str) -> Expr:
+    """The formula of ``key`` with every other ledger entry it reads written out in full."""
+    f = LEDGER[key].formula
+    return _substitute(f)
+
+
+def _substitute(f: Expr) -> Expr:
+    from .formula import Call, Neg, Op
+
+    if isinstance(f, Name):
+        return _substitute(LEDGER[f.name].formula) if f.name in LEDGER else f
+    if isinstance(f, Op):
+        return Op(f.op, _substitute(f.a), _substitute(f.b))
+    if isinstance(f, Neg):
+        return Neg(_substitute(f.a))
+    if isinstance(f, Call):
+        return Call(f.fn, tuple(_substitute(a) for a in f.args))
+    return f
+
+
+def evaluate_amounts(env: Mapping[str, np.ndarray | float]) -> dict[str, np.ndarray]:
+    """Every ledger entry evaluated in order on ``env`` (inputs and drivers); parts included."""
+    values = dict(env)
+    out = {}
+    for e in ENTRIES:
+        out[e.key] = values[e.key] = e.formula.evaluate(values)
+    return out
+
+
+def capex_schedule(horizon_years: int, payment: str, env: Mapping[str, np.ndarray | float]) -> np.ndarray:
+    """Share of one unit of capex paid in each year 0..H (last axis), net of resale.
+
+    ``env`` holds ``instalment_rate`` [1/year], ``instalment_months`` and ``residual_frac``
+    (arrays broadcast; the year axis is appended).
+
+    >>> env = {"instalment_rate": 0.0, "instalment_months": 24.0, "residual_frac": 0.1}
+    >>> capex_schedule(3, "instalments", env).round(3).tolist()
+    [0.0, 0.5, 0.5, -0.1]
+    """
+    years = np.arange(horizon_years + 1, dtype=float)
+    yenv = {k: np.asarray(env[k], dtype=float)[..., None]
+            for k in ("instalment_rate", "instalment_months", "residual_frac")}
+    yenv.update(year=years, horizon=float(horizon_years))
+    return np.asarray(capex_formula(payment).evaluate(yenv), dtype=float)
+
+
+def recurring_schedule(horizon_years: int) -> np.ndarray:
+    """One unit per operating year: 0 in year 0, 1 in years 1..H.
+
+    >>> recurring_schedule(3).tolist()
+    [0.0, 1.0, 1.0, 1.0]
+    """
+    years = np.arange(horizon_years + 1, dtype=float)
+    return np.asarray(RECURRING.evaluate({"year": years}), dtype=float)

@@ -1,0 +1,99 @@
+"""Stage 5, cost rates: the drivers of the money ledger and every amount it defines."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import ledger
+from ..cluster_hour import rental_value
+from ..inputs import GIGA, Inputs
+from .batch import fields_of
+from .reliability import Reliability
+from .schedule import HOURS_PER_YEAR, Schedule
+from .step_time import StepTime
+from .topology import Topology
+
+W_PER_KW = 1000.0
+
+
+@dataclass(frozen=True)
+class CostRates:
+    """Drivers and ledger amounts, each ``(S, F)``.
+
+    ``drivers`` are the non-input names the ledger's formulas read (see :mod:`costmodel.ledger`);
+    ``amounts`` holds every ledger entry: capex categories [currency], recurring ones
+    [currency/year] and their parts.
+    """
+
+    network_kw: np.ndarray  # network power [kW]
+    drivers: dict[str, np.ndarray | float]
+    amounts: dict[str, np.ndarray]
+
+
+def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: Schedule,
+               scope: str, horizon_years: int) -> CostRates:
+    """Evaluate the money ledger on the inputs and the physical stages' results.
+
+    Parameters
+    ----------
+    p : Inputs
+        Broadcast inputs: prices [currency], powers [W, kW], ``pue``, ``electricity_price``
+        [currency/kWh], staff [currency/node-year], CPU shares [0-1].
+    topo, step, rel, sched : earlier stages
+    scope : str
+        ``cluster`` (the whole cluster's costs) or ``fabric`` (only what the network causes).
+    horizon_years : int
+
+    Returns
+    -------
+    CostRates
+
+    Notes
+    -----
+    Drivers: network power ``(E P_nic + S P_sw + X P_optic + C P_cable) / 1000`` [kW] over 8760 h;
+    site energy before PUE — cluster scope ``N (busy · P_busy + (8760 − busy) P_idle)``, fabric
+    scope ``N P_busy · busy · wait share`` (the cluster waiting on the network); CPU share
+    ``min(1, cores/100G · traffic · duty / cores)``; value of a cluster-hour (rental × GPUs when
+    not given); lost hours (the network's only in fabric scope). The amounts are the formulas
+    of :data:`costmodel.ledger.ENTRIES`, evaluated in order.
+
+    References
+    ----------
+    .. [1] The Green Grid, "PUE: A comprehensive examination of the metric", White Paper 49, 2012.
+    .. [2] Q. Cai et al., "Understanding host network stack overheads", SIGCOMM 2021 (CPU cores
+       per Gb/s of TCP traffic).
+    """
+    fabric_only = scope == "fabric"
+    n, g = p.nodes, p.gpus_per_node
+    busy_h = sched.busy_hours
+    gpu_busy_kw = g * p.gpu_tdp_kw * p.gpu_busy_frac + p.host_power_kw
+    gpu_idle_kw = g * p.gpu_tdp_kw * p.gpu_idle_frac + p.host_power_kw
+    net_kw = (topo.endpoints * p.nic_power_w + topo.switches * p.switch_power_w
+              + topo.transceivers * p.optic_power_w + topo.node_links * p.cable_power_w) / W_PER_KW
+    if fabric_only:
+        kwh_site = n * gpu_busy_kw * busy_h * step.wait_share
+    else:
+        kwh_site = n * (busy_h * gpu_busy_kw + (HOURS_PER_YEAR - busy_h) * gpu_idle_kw)
+    traffic_gbps = step.node_bw_Bps * 8.0 / GIGA
+    duty = np.minimum(1.0, step.t_wire / step.t_step)
+    cpu_share = np.minimum(1.0, p.cpu_cores_per_100gbps * traffic_gbps / 100.0 * duty / p.host_cpu_cores)
+    rental = rental_value(p.rental_per_gpu_hour, n, g)
+    vch = np.where(np.isnan(p.value_of_cluster_hour), rental, p.value_of_cluster_hour)
+    drivers = {
+        "scope_cluster": 0.0 if fabric_only else 1.0,
+        "horizon": float(horizon_years),
+        "endpoints": topo.endpoints,
+        "switches": topo.switches,
+        "cables": topo.node_links,
+        "transceivers": topo.transceivers,
+        "kwh_network": net_kw * HOURS_PER_YEAR,
+        "kwh_site": kwh_site,
+        "cpu_share": cpu_share,
+        "busy_h": busy_h,
+        "lost_h": sched.network_lost_hours if fabric_only else sched.lost_hours,
+        "vch": vch,
+    }
+    amounts = ledger.evaluate_amounts(fields_of(p) | drivers)
+    return CostRates(network_kw=net_kw, drivers=drivers, amounts=amounts)

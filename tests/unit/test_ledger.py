@@ -1,0 +1,110 @@
+"""The money ledger: one formula per cost category, evaluated by numpy and printed for Excel."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import formulas
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import costmodel
+from costmodel import finance, ledger
+from costmodel.inputs import Inputs, build
+from costmodel.tco import CATEGORIES, compute
+
+INPUT_NAMES = {f.name for f in dataclasses.fields(Inputs)}
+DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "cables", "transceivers", "kwh_network",
+           "kwh_site", "cpu_share", "busy_h", "lost_h", "vch"}
+
+
+def _excel_value(expr, env: dict, consts: dict | None = None) -> float:
+    """The value of ``expr`` printed as Excel text (names as references) and computed by the
+    ``formulas`` engine with the references set from ``env``."""
+    names = sorted(expr.names() - set(consts or {}))
+    text = expr.excel({n: f"Q_{n}" for n in names}, consts)
+    if "Q_" not in text:  # folded to a number
+        return float(text)
+    fn = formulas.Parser().ast("=" + text)[1].compile()
+    args = [env[k.removeprefix("Q_").lower()] for k in fn.inputs]
+    return float(np.asarray(fn(*args)).ravel()[0])
+
+
+def test_every_category_is_a_ledger_entry_and_reads_only_inputs_and_drivers():
+    assert CATEGORIES == ("compute_capex", "network_capex", "energy", "cpu_overhead", "interruptions",
+                          "operations")
+    for e in ledger.ENTRIES:
+        assert e.formula.names() <= INPUT_NAMES | DRIVERS | set(ledger.LEDGER), e.key
+        assert ledger.expanded(e.key).names() <= INPUT_NAMES | DRIVERS, e.key
+
+
+def test_the_model_drivers_are_exactly_the_names_the_ledger_reads_besides_inputs():
+    built = build(costmodel.load_preset("seed-intro-32xA100"))
+    out = compute(built.inputs, built.structure)
+    read = set().union(*(ledger.expanded(c).names() for c in CATEGORIES))
+    assert set(out.drivers) == read - INPUT_NAMES
+
+
+@pytest.mark.parametrize("preset", ["seed-case2-24xA100", "seed-intro-32xA100"])  # fabric and cluster scope
+def test_ledger_amounts_equal_the_categories_written_out_by_hand(preset):
+    """The ledger's numbers against the categories' definitions in docs/model.md, typed here."""
+    built = build(costmodel.load_preset(preset))
+    p, stc = built.inputs, built.structure
+    out = compute(p, stc)
+    d, m = out.drivers, out.metrics
+    cluster = stc.scope == "cluster"
+    n = p.nodes
+    network = (d["endpoints"] * p.nic_price + d["switches"] * p.switch_price + d["cables"] * p.cable_price
+               + d["transceivers"] * p.optic_price + n * p.install_per_node)
+    lost = m["lost_hours_per_year"] if cluster else m["network_lost_hours_per_year"]
+    want = {
+        "compute_capex": n * p.server_price * cluster,
+        "network_capex": network,
+        "energy": (d["kwh_network"] + d["kwh_site"]) * p.pue * p.electricity_price,
+        "cpu_overhead": m["cpu_overhead_share"] * n * (
+            p.server_price * p.host_cpu_cost_share / stc.horizon_years
+            + p.host_power_kw * p.host_cpu_power_share * m["busy_hours_per_year"] * p.pue * p.electricity_price),
+        "interruptions": lost * m["value_of_cluster_hour"],
+        "operations": p.maintenance_frac * (network + cluster * n * p.server_price)
+        + n * p.network_ops_per_node_year * p.ops_factor + cluster * n * p.cluster_ops_per_node_year,
+    }
+    for cat, value in want.items():
+        np.testing.assert_allclose(out.amounts[cat], np.broadcast_to(value, out.tco.shape), rtol=1e-12)
+    np.testing.assert_allclose(d["kwh_network"], m["network_power_kw"] * 8760, rtol=1e-12)
+
+
+_positive = st.floats(0.01, 1e4, allow_nan=False)
+
+
+@settings(max_examples=25, deadline=None)
+@given(values=st.lists(_positive, min_size=40, max_size=40), scope=st.sampled_from([0.0, 1.0]))
+def test_the_excel_text_of_every_entry_computes_what_numpy_computes(values, scope):
+    """Printing keeps the operators' grouping: the spreadsheet formula gives the numpy value."""
+    for e in ledger.ENTRIES:
+        expr = ledger.expanded(e.key)
+        env = dict(zip(sorted(expr.names()), values, strict=False)) | {"horizon": 5.0, "scope_cluster": scope}
+        got = _excel_value(expr, env, {"horizon": 5.0})
+        assert got == pytest.approx(float(expr.evaluate(env)), rel=1e-12), e.key
+
+
+@settings(max_examples=40, deadline=None)
+@given(rate=st.floats(0.0, 0.3), months=st.integers(1, 120), residual=st.floats(0.0, 0.5),
+       horizon=st.integers(1, 10), payment=st.sampled_from(["upfront", "instalments"]))
+def test_the_excel_schedule_is_the_model_schedule(rate, months, residual, horizon, payment):
+    """PMT, the instalment months of each year and resale: spreadsheet and numpy agree, year by year."""
+    model = finance.capex_schedule(horizon, payment, months, rate, residual)
+    env = {"instalment_rate": rate, "instalment_months": float(months), "residual_frac": residual}
+    for year in range(horizon + 1):
+        text_value = _excel_value(ledger.capex_formula(payment), env, {"year": year, "horizon": horizon})
+        assert text_value == pytest.approx(model[year], rel=1e-12, abs=1e-15)
+    assert ledger.recurring_schedule(horizon).tolist() == [0.0] + [1.0] * horizon
+
+
+def test_instalments_charge_interest_through_pmt():
+    """24 months at 12 %/year: 24 × PMT(1 %, 24, 1) = 1.1297 units paid over two years."""
+    sched = ledger.capex_schedule(3, "instalments", {"instalment_rate": 0.12, "instalment_months": 24.0,
+                                                     "residual_frac": 0.0})
+    assert sched.sum() == pytest.approx(24 * 0.0470734722, rel=1e-9)
+    assert sched.tolist()[0] == 0.0 and sched.tolist()[3] == 0.0

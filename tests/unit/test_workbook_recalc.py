@@ -1,0 +1,138 @@
+"""The Excel workbook recalculated by spreadsheet engines equals the model.
+
+Every cash-flow cell is the money ledger's formula (costmodel/ledger.py) printed for Excel, so a
+recalculated workbook must give the model's yearly totals, TCO and NPV (within 0.1 %):
+Hypothesis scenarios through the ``formulas`` engine, and the four presets through LibreOffice
+itself (headless ``soffice``). The workbooks are written with their cached values set to 0, and a
+tampered copy must disagree, so a test can only pass when the engine really recalculates.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import zipfile
+from pathlib import Path
+
+import formulas
+import openpyxl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from need import soffice
+from strategies import scenarios
+
+import costmodel
+from costmodel.export_xlsx import workbook_bytes
+from costmodel.tco import CATEGORIES
+
+REL = 1e-3
+PRESETS = ("seed-case1-8xA10", "seed-case2-24xA100", "seed-case3-128xH100", "seed-intro-32xA100")
+COLS = "BCDEFG"  # the categories' columns on a fabric's sheet, in CATEGORIES order
+_CACHED = re.compile(rb"(<f>[^<]*</f>)<v>[^<]*</v>")
+# LibreOffice keeps the cached values of a file Excel wrote unless told to recalculate always
+_RECALC_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+ xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse">
+<value>0</value></prop></item>
+</oor:items>
+"""
+
+
+def _write(path: Path, scenario, tamper: bytes | None = None) -> Path:
+    """The scenario's workbook with every cached formula value 0 (and ``tamper`` doubled everywhere)."""
+    src = workbook_bytes(scenario)
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out, zipfile.ZipFile(io.BytesIO(src)) as zin:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename.startswith("xl/worksheets/sheet"):
+                data = _CACHED.sub(rb"\1<v>0</v>", data)
+                if tamper:
+                    data = data.replace(tamper, tamper + b"*2")
+            out.writestr(item, data)
+    return path
+
+
+def _expected(scenario) -> dict[str, float]:
+    """The model's figures at their workbook addresses (``SHEET!A1``)."""
+    res = costmodel.evaluate(scenario)
+    h = res.horizon_years
+    want = {}
+    for i, f in enumerate(res.fabrics):
+        want[f"Summary!B{5 + i}"] = f.tco_total
+        want[f"Summary!D{5 + i}"] = f.npv
+        want[f"{f.id}!H{6 + h}"] = f.tco_total
+        want[f"{f.id}!H{7 + h}"] = f.npv
+        for y in f.yearly:
+            want[f"{f.id}!H{4 + y['year']}"] = y["total"]
+            for col, cat in zip(COLS, CATEGORIES, strict=True):
+                want[f"{f.id}!{col}{4 + y['year']}"] = y[cat]
+    return want
+
+
+def _mismatches(got: dict[str, float], want: dict[str, float]) -> list[str]:
+    bad = []
+    for addr, value in want.items():
+        g = got.get(addr.upper())
+        if g is None or g != pytest.approx(value, rel=REL, abs=1e-6):
+            bad.append(f"{addr}: workbook {g!r}, model {value!r}")
+    return bad
+
+
+def _formulas_engine(path: Path) -> dict[str, float]:
+    sol = formulas.ExcelModel().loads(str(path)).finish().calculate()
+    return {k.split("]", 1)[1].replace("'", "").upper(): v.value[0][0]
+            for k, v in sol.items() if hasattr(v, "value")}
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                HealthCheck.function_scoped_fixture])
+@given(scenario=scenarios(max_nodes=512))
+def test_recalculated_workbook_equals_the_model_for_generated_scenarios(tmp_path, scenario):
+    path = _write(tmp_path / "w.xlsx", scenario)
+    assert _mismatches(_formulas_engine(path), _expected(scenario)) == []
+
+
+def test_the_formulas_engine_sees_a_tampered_formula(tmp_path):
+    scenario = costmodel.load_preset("seed-intro-32xA100")
+    path = _write(tmp_path / "t.xlsx", scenario, tamper=b"in_price_kwh")
+    assert _mismatches(_formulas_engine(path), _expected(scenario))
+
+
+def _libreoffice(paths: list[Path], work: Path) -> dict[Path, dict[str, float]]:
+    """Recalculate ``paths`` with headless LibreOffice; the values it saved, by workbook."""
+    exe = soffice()
+    profile = work / "profile"
+    (profile / "user").mkdir(parents=True, exist_ok=True)
+    (profile / "user" / "registrymodifications.xcu").write_text(_RECALC_ALWAYS, encoding="utf-8")
+    out = work / "recalculated"
+    subprocess.run([exe, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
+                    "--convert-to", "xlsx", "--outdir", str(out), *map(str, paths)],
+                   check=True, capture_output=True, timeout=300)
+    values = {}
+    for p in paths:
+        book = openpyxl.load_workbook(out / p.name, data_only=True)
+        values[p] = {f"{ws.title}!{c.coordinate}".upper(): c.value
+                     for ws in book.worksheets for row in ws.iter_rows() for c in row
+                     if isinstance(c.value, int | float)}
+    return values
+
+
+def _instalments() -> costmodel.Scenario:
+    """The intro preset bought in 30 monthly instalments at 8 % with 10 % resale (PMT in Calc)."""
+    data = costmodel.load_preset("seed-intro-32xA100").model_dump()
+    data["finance"].update(payment="instalments", instalment_months=30, instalment_rate_annual=0.08,
+                           residual_value_frac=0.1)
+    return costmodel.Scenario.model_validate(data)
+
+
+def test_libreoffice_recalculates_the_presets_to_the_model(tmp_path):
+    scenarios_ = {pid: costmodel.load_preset(pid) for pid in PRESETS} | {"instalments": _instalments()}
+    paths = {pid: _write(tmp_path / f"{pid}.xlsx", s) for pid, s in scenarios_.items()}
+    tampered = _write(tmp_path / "tampered.xlsx", scenarios_["seed-intro-32xA100"], tamper=b"in_price_kwh")
+    got = _libreoffice([*paths.values(), tampered], tmp_path)
+    for pid, s in scenarios_.items():
+        assert _mismatches(got[paths[pid]], _expected(s)) == [], pid
+    # the same workbook with one formula changed must disagree: LibreOffice did recalculate
+    assert _mismatches(got[tampered], _expected(scenarios_["seed-intro-32xA100"]))
