@@ -22,6 +22,7 @@ from .errors import CostModelError, ScenarioError
 from .export_csv import csv_bytes, results_csv, yearly_csv
 from .formatting import format_money, format_number, format_share, format_sig
 from .presets import get_preset, list_presets, load_preset
+from .schema import Scenario
 from .uncertainty import MAX_DRAWS, monte_carlo, tornado
 
 MAX_SWEEP_SPEC_POINTS = 1_000_000
@@ -234,11 +235,16 @@ def cmd_report(args) -> None:
 
 
 def _title(scenario, args) -> str:
-    """The workbook's title: a preset's title in the file's language (from the preset file), else the
-    scenario's name. (The app's own wording of titles is :func:`webui.titles.scenario_title`.)"""
+    """The workbook's title: a preset's title in the file's language (from the preset file), "untitled"
+    in that language for a scenario without a name of its own, else the scenario's name. (The app's
+    own wording of titles is :func:`webui.titles.scenario_title`.)"""
     if args.preset and scenario.name == load_preset(args.preset).name:
         preset = get_preset(args.preset)
         return preset.title_zh if args.lang == "zh" and preset.title_zh else preset.title
+    if scenario.name == Scenario().name:
+        from .export_xlsx import labels  # xlsxwriter only when a workbook is made
+
+        return labels(args.lang)["untitled"]
     return scenario.name
 
 

@@ -112,3 +112,19 @@ def test_the_pdf_report_is_the_apps_command(tmp_path, capsys):
         assert main(["report", "--preset", "seed-case1-8xA10", "--lang", "zh", "--xlsx", str(path)]) == 0
     titles = [openpyxl.load_workbook(p).worksheets[0].cell(1, 2).value for p in (model_xlsx, app_xlsx)]
     assert titles == ["案例 1（高校科研）：8 节点 A10，50 亿参数，RoCE"] * 2  # the preset's Chinese title
+
+
+def test_both_command_lines_title_an_unnamed_scenario_in_the_files_language(tmp_path):
+    """A scenario with the default name is "untitled" in the workbook's language, as the app says it."""
+    import openpyxl
+
+    from costmodel import Scenario, cli
+    from webui import cli as app_cli
+
+    scenario = tmp_path / "blank.json"
+    scenario.write_text(Scenario().model_dump_json(), encoding="utf-8")
+    for lang, expected in (("zh", "未命名方案"), ("en", "Untitled scenario")):
+        for name, main in (("model", cli.main), ("app", app_cli.main)):
+            path = tmp_path / f"{name}-{lang}.xlsx"
+            assert main(["report", str(scenario), "--lang", lang, "--xlsx", str(path)]) == 0
+            assert openpyxl.load_workbook(path).worksheets[0].cell(1, 2).value == expected, (name, lang)
