@@ -39,10 +39,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from .catalog import DATA_DIR
 from .errors import ScenarioError, problem, problems_error
 
-CURRENT = 2
+CURRENT = 3
 FIRST = 1
 KEY = "format"  # the top-level key of an exported file
 FORMATS_DIR = DATA_DIR / "formats"
@@ -57,7 +59,39 @@ def _v1_to_v2(doc: dict) -> dict:
     return doc
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2}  # from version → step to version + 1
+def _v2_to_v3(doc: dict) -> dict:
+    """Format 2 → 3: one registry of quantities (``data/quantities.yaml``) replaced four tables of
+    bounds that disagreed, and four upper bounds came down (a fabric's ``ops_factor`` 100 → 10,
+    ``cpu_cores_per_100gbps`` 1000 → 100, ``switch_power_w`` 10⁶ → 10⁵ W, a GPU's
+    ``rental_per_gpu_hour`` 10⁶ → 10⁴). An override that format 2 accepted beyond the new bound is
+    lowered to it (``formats/v2_upper_bounds.yaml``), so the scenario still opens and its recomputed
+    figures say what changed; a value format 2 refused stays refused. Nothing else changes.
+    """
+    from .schema import FABRIC_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
+
+    overrides = doc.get("overrides")
+    if not isinstance(overrides, dict):
+        return doc
+    doc = copy.deepcopy(doc)
+    now = {"fabrics": FABRIC_OVERRIDE_BOUNDS, "gpu_prices": GPU_PRICE_BOUNDS}
+    for table, was in _v2_upper_bounds().items():
+        items = doc["overrides"].get(table)
+        for fields in items.values() if isinstance(items, dict) else ():
+            if not isinstance(fields, dict):
+                continue  # the schema refuses it, naming the field
+            for name, value in fields.items():
+                number = isinstance(value, int | float) and not isinstance(value, bool)
+                if name in was and number and now[table][name][1] < value <= was[name]:
+                    fields[name] = now[table][name][1]
+    return doc
+
+
+@functools.cache
+def _v2_upper_bounds() -> dict[str, dict[str, float]]:
+    return yaml.safe_load((FORMATS_DIR / "v2_upper_bounds.yaml").read_text(encoding="utf-8"))
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}  # from version → step to version + 1
 
 
 def _error(message: str, code: str, **values) -> ScenarioError:

@@ -15,6 +15,7 @@ from format_fixtures import MANIFEST, restore_v1_store, v1_file
 
 import costmodel
 import store
+from costmodel import formats
 from costmodel.price_books import quote_only
 from store import accounts, documents
 from store.tables import scenario_versions, scenarios, share_tokens
@@ -74,7 +75,7 @@ def test_an_old_share_link_opens_with_the_tco_it_had(name):
     assert _tco(at) == _expected(case["link_results"])
     if at.session_state["scenario"].custom_price_book is None:  # (a quote's prices never enter the URL)
         now = at.query_params["s"]
-        assert (now[0] if isinstance(now, list) else now).startswith("2.")  # the address bar: current format
+        assert (now[0] if isinstance(now, list) else now).startswith(f"{formats.CURRENT}.")  # the current format
 
 
 def test_an_old_file_imported_on_the_scenarios_page_shows_its_tco():

@@ -99,8 +99,10 @@ def test_a_new_link_carries_its_format_and_keeps_its_scenario_after_the_presets_
 def test_a_link_of_a_newer_or_unknown_format_is_refused_with_a_message():
     token = share.encode(costmodel.Scenario(name="x"), share.BLANK)
     body = token.partition(".")[2]
-    with pytest.raises(share.LinkError, match=r"another version of the planner \(format '3'\).*formats 1 to 2"):
-        share.decode(share.BLANK, f"3.{body}")
+    newer = formats.CURRENT + 1
+    with pytest.raises(share.LinkError,
+                       match=rf"another version of the planner \(format '{newer}'\).*formats 1 to {formats.CURRENT}"):
+        share.decode(share.BLANK, f"{newer}.{body}")
     with pytest.raises(share.LinkError, match="another version of the planner"):
         share.decode(share.BLANK, f"x.{body}")
     with pytest.raises(share.LinkError, match="unknown preset 'no-such'; allowed: blank, seed-case1"):
@@ -130,11 +132,12 @@ def test_an_export_carries_the_format_and_reads_back_in_the_app_and_the_cli(tmp_
 
 
 @pytest.mark.parametrize(("value", "message"), [
-    (3, "format: 3 was written by a newer version of the planner; this one reads formats 1 to 2"),
-    (0, "format: must be a whole number ≥ 1 and ≤ 2"),
-    ("2", "format: must be a whole number ≥ 1 and ≤ 2"),
-    (True, "format: must be a whole number ≥ 1 and ≤ 2"),
-    (2.0, "format: must be a whole number ≥ 1 and ≤ 2"),
+    (formats.CURRENT + 1, f"format: {formats.CURRENT + 1} was written by a newer version of the planner; "
+                          f"this one reads formats 1 to {formats.CURRENT}"),
+    (0, f"format: must be a whole number ≥ 1 and ≤ {formats.CURRENT}"),
+    ("2", f"format: must be a whole number ≥ 1 and ≤ {formats.CURRENT}"),
+    (True, f"format: must be a whole number ≥ 1 and ≤ {formats.CURRENT}"),
+    (2.0, f"format: must be a whole number ≥ 1 and ≤ {formats.CURRENT}"),
 ])
 def test_a_file_with_a_bad_format_is_refused_naming_the_field(value, message):
     doc = {formats.KEY: value, **json.loads(_v1_file("blank"))}
@@ -221,3 +224,37 @@ def test_the_notice_names_the_fabric_and_both_amounts_in_each_language():
                   "Recomputed with the current model: days per run of RoCEv2 200 Gb/s were 2.16, now 2.50."]
     zh = lines(Translator("zh"), Money("USD", "CNY", 7.0, "zh"), change)
     assert zh[0] == "已按当前模型重新计算：RoCEv2 200 Gb/s 的 TCO 原为 ¥22,221,570，现为 ¥23,100,000。"
+
+
+# Format 3 lowered four upper bounds (issue 11's registry); a format-2 scenario beyond them still opens.
+_BEYOND = {"fabrics": {"roce-400": {"ops_factor": 50.0, "cpu_cores_per_100gbps": 500.0, "switch_power_w": 5e5}},
+           "gpu_prices": {"h100": {"rental_per_gpu_hour": 1e5}}}
+
+
+def _lowered(scenario: costmodel.Scenario) -> None:
+    from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
+
+    fabric = scenario.overrides.fabrics["roce-400"]
+    assert fabric == {k: FABRIC_OVERRIDE_BOUNDS[k][1] for k in fabric}
+    assert fabric == {"ops_factor": 10, "cpu_cores_per_100gbps": 100, "switch_power_w": 1e5}  # the registry's
+    rental = scenario.overrides.gpu_prices["h100"]["rental_per_gpu_hour"]
+    assert rental == GPU_PRICE_BOUNDS["rental_per_gpu_hour"][1] == 1e4
+
+
+def test_a_format_2_file_beyond_the_new_bounds_opens_lowered_to_them():
+    doc = {formats.KEY: 2, **costmodel.load_preset("seed-intro-32xA100").model_dump(mode="json"), "overrides": _BEYOND}
+    scenario, version = documents.read_scenario(json.dumps(doc).encode())
+    assert version == 2
+    _lowered(scenario)
+    costmodel.evaluate(scenario)  # and it computes
+    with pytest.raises(ImportRejected, match=r"ops_factor.*≤ 10"):  # a current file beyond them is refused
+        documents.read_scenario(json.dumps({**doc, formats.KEY: formats.CURRENT}).encode())
+    refused = {"fabrics": {"roce-400": {"ops_factor": 101.0}}}  # beyond what format 2 accepted: refused as then
+    with pytest.raises(ImportRejected, match=r"ops_factor.*≤ 10"):
+        documents.read_scenario(json.dumps({**doc, "overrides": refused}).encode())
+
+
+def test_a_format_2_link_beyond_the_new_bounds_opens_lowered_to_them():
+    base = formats.bases(2)["seed-intro-32xA100"]
+    token = "2." + share._pack(share.diff({**base, "overrides": _BEYOND}, base))
+    _lowered(share.decode("seed-intro-32xA100", token))
