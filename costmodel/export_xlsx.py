@@ -30,6 +30,7 @@ from xlsxwriter.utility import xl_rowcol_to_cell
 from . import ledger, price_books, quantities
 from .api import evaluate
 from .catalog import load_catalog
+from .currency import is_money_unit, shown_rate
 from .formatting import fabric_names
 from .inputs import build
 from .schema import Scenario
@@ -125,11 +126,9 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     book = price_books.for_scenario(scenario, cat)
     h = st.horizon_years
     cluster_scope = 1 if st.scope == "cluster" else 0
-    shown = currency or st.currency
-    if shown not in MONEY_FORMATS or not 0 < rate < float("inf"):
-        raise ValueError(f"currency must be one of {', '.join(MONEY_FORMATS)} with a positive rate")
-    if shown == st.currency:
-        rate = 1.0
+    if (currency or st.currency) not in MONEY_FORMATS:
+        raise ValueError(f"currency must be one of {', '.join(MONEY_FORMATS)} (got {currency!r})")
+    shown, rate = shown_rate(st.currency, currency, rate)
     fabric_name = fabric_names(lang, cat)
     scope_text = tx["scope_cluster"] if cluster_scope else tx["scope_fabric"]
 
@@ -137,7 +136,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         return tx["units"][unit].format(cur=shown)
 
     def conv(value: float, unit: str) -> float:
-        return value * rate if unit.startswith("currency") else value
+        return value * rate if is_money_unit(unit) else value
 
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False})
