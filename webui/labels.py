@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from costmodel import breakeven, formatting
 from costmodel.catalog import Reference, load_catalog
-from costmodel.errors import MAX_SHOWN_PROBLEMS, CodedError, InputError, ScenarioError
+from costmodel.errors import MAX_SHOWN_PROBLEMS, ChoiceError, CodedError, InputError, RangeError, ScenarioError
 from costmodel.tco import CATEGORIES
 
 from .i18n import Translator
@@ -222,6 +222,13 @@ def _scenario_error(exc: BaseException) -> ScenarioError | None:
     return None
 
 
+def _input_name(t: Translator, exc: InputError) -> str:
+    """The label of the solver's or simulation's argument at fault (a break-even input, the fabric, the draws)."""
+    field = exc.parameter if exc.parameter in breakeven.PARAMETERS and exc.field not in ("fabric", "applies_to") \
+        else exc.field
+    return t(f"risk.{field}") if t.has(f"risk.{field}") else field_label(t, field)
+
+
 def error_text(t: Translator, exc: BaseException | str) -> str:
     """A refusal (ScenarioError, an import refused by the store, a broken link, a solver input) in the
     current language, naming the field by its label and the allowed range; translated by the error's
@@ -240,6 +247,14 @@ def error_text(t: Translator, exc: BaseException | str) -> str:
             shown.append(t("err.more", n=len(se.details) - MAX_SHOWN_PROBLEMS))
         body = t("err.sep").join(shown)
         return t("err.link_invalid", error=body) if code == "link_invalid" else body
+    if isinstance(exc, RangeError):  # a solver's or a simulation's number out of its range
+        whole = lambda x: f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"  # noqa: E731
+        return t("err.input_range", field=_input_name(t, exc), lo=whole(exc.lo), hi=whole(exc.hi),
+                 unit=t.get(f"unit.{exc.unit}", exc.unit) if exc.unit else "").rstrip()
+    if isinstance(exc, ChoiceError):
+        names = fabric_names(t) if exc.field in ("fabric", "applies_to") else {}
+        choices = ", ".join(names.get(c, c) for c in exc.choices[:12])
+        return t("err.input_choice", field=_input_name(t, exc), choices=choices)
     if isinstance(exc, InputError) and exc.parameter in breakeven.PARAMETERS:  # the break-even solver's refusals
         return t("err.solver", field=field_label(t, exc.parameter))
     return str(exc)

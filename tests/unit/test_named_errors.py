@@ -163,3 +163,17 @@ def test_an_uncoded_english_message_is_shown_as_it_is():
     """Text without a code is not guessed at: shown as written (the translation lives with the code)."""
     assert labels.error_text(ZH, "this link is not valid") == "this link is not valid"
     assert labels.error_text(ZH, ImportRejected("something else")) == "something else"
+
+
+def test_a_solver_or_simulation_range_refusal_reads_in_chinese_with_its_range():
+    with pytest.raises(RangeError) as err:
+        breakeven.delta_curve(SCENARIO, "ib-ndr-400", "nodes", [0])
+    text = labels.error_text(ZH, err.value)
+    assert text.startswith(labels.field_label(ZH, "nodes") + "：允许范围 1 至 100,000"), text
+    with pytest.raises(RangeError) as err:
+        uncertainty.monte_carlo(SCENARIO, draws=uncertainty.MAX_DRAWS + 1)
+    assert f"允许范围 1 至 {uncertainty.MAX_DRAWS:,}" in labels.error_text(ZH, err.value)
+    with pytest.raises(ChoiceError) as err:
+        uncertainty.tornado(SCENARIO, "no-such-fabric")
+    text = labels.error_text(ZH, err.value)  # the fabric named by its label, the choices by their names
+    assert text.startswith("网络：只能是以下之一：") and "InfiniBand NDR 400 Gb/s" in text and "ib-ndr-400" not in text
