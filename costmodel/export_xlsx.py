@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import io
+from dataclasses import dataclass
 from pathlib import Path
 
 import xlsxwriter
@@ -110,6 +111,24 @@ def _cash_flow_sheet(sh, cells_by_year: list[dict[str, str]], fr, rate: float, d
     return tuple(f"{sheet_ref}!{xl_rowcol_to_cell(row, tot_col, row_abs=True, col_abs=True)}" for row in (r, r + 1))
 
 
+@dataclass(frozen=True)
+class _Book:
+    """What every sheet of one workbook writes with: the workbook, its texts, its money and formats."""
+
+    wb: xlsxwriter.Workbook
+    tx: dict
+    shown: str  # the currency shown
+    rate: float  # display units per price-book unit
+    fabric_name: dict[str, str]
+    fmt: dict[str, object]  # bold, money, edit, edit_money, note
+
+    def unit_text(self, unit: str) -> str:
+        return self.tx["units"][unit].format(cur=self.shown)
+
+    def conv(self, value: float, unit: str) -> float:
+        return value * self.rate if is_money_unit(unit) else value
+
+
 def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float = 1.0, lang: str = "en",
                    title: str | None = None) -> bytes:
     """The workbook of one scenario as ``.xlsx`` bytes, its texts in ``lang`` (``en`` or ``zh``);
@@ -123,43 +142,58 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     built = build(scenario)
     p, st = built.inputs, built.structure
     cat = load_catalog()
-    book = price_books.for_scenario(scenario, cat)
-    h = st.horizon_years
-    cluster_scope = 1 if st.scope == "cluster" else 0
     if (currency or st.currency) not in MONEY_FORMATS:
         raise ValueError(f"currency must be one of {', '.join(MONEY_FORMATS)} (got {currency!r})")
     shown, rate = shown_rate(st.currency, currency, rate)
-    fabric_name = fabric_names(lang, cat)
-    scope_text = tx["scope_cluster"] if cluster_scope else tx["scope_fabric"]
-
-    def unit_text(unit: str) -> str:
-        return tx["units"][unit].format(cur=shown)
-
-    def conv(value: float, unit: str) -> float:
-        return value * rate if is_money_unit(unit) else value
-
+    title = title or scenario.name
     buf = io.BytesIO()
     wb = xlsxwriter.Workbook(buf, {"in_memory": True, "strings_to_formulas": False, "strings_to_urls": False})
-    bold = wb.add_format({"bold": True})
-    money = wb.add_format({"num_format": MONEY_FORMATS[shown]})
-    edit = wb.add_format({"bg_color": "#FFF7D6"})
-    edit_money = wb.add_format({"bg_color": "#FFF7D6", "num_format": MONEY_FORMATS[shown]})
-    note = wb.add_format({"italic": True, "font_color": "#666666"})
+    fmt = {"bold": wb.add_format({"bold": True}), "money": wb.add_format({"num_format": MONEY_FORMATS[shown]}),
+           "edit": wb.add_format({"bg_color": "#FFF7D6"}),
+           "edit_money": wb.add_format({"bg_color": "#FFF7D6", "num_format": MONEY_FORMATS[shown]}),
+           "note": wb.add_format({"italic": True, "font_color": "#666666"})}
+    book = _Book(wb, tx, shown, rate, fabric_names(lang, cat), fmt)
+    names, fab_names = _inputs_sheet(book, title, p, st, compute(p, st).drivers)
 
-    # --- Inputs
+    # one cash-flow sheet per fabric, its formulas from the money ledger
+    refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS} | {"scope_cluster": "scope_cluster"}
+    tco_cells, npv_cells = {}, {}
+    for fid in st.fabric_ids:
+        sh = wb.add_worksheet(_safe_name(fid))
+        sh.write_string(0, 0, tx["fabric_title"].format(name=book.fabric_name[fid], cur=shown), fmt["bold"])
+        fab_refs = refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
+        tco_cells[fid], npv_cells[fid] = _cash_flow_sheet(
+            sh, ledger.excel_cash_flows(st.payment, st.horizon_years, fab_refs), res.fabric(fid), rate,
+            names["discount"], tx, fmt)
+    _summary_sheet(book, title, st, res, tco_cells, npv_cells)
+    _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
+    wb.close()
+    return buf.getvalue()
+
+
+def _scope_text(book: _Book, st) -> str:
+    return book.tx["scope_cluster"] if st.scope == "cluster" else book.tx["scope_fabric"]
+
+
+def _inputs_sheet(book: _Book, title: str, p, st, drivers: dict) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+    """The Inputs sheet: the scenario's header, the scalar inputs, the per-fabric inputs and model values,
+    each a named cell; returns the names of the scalar cells (by key) and of the fabric cells (by fabric, key)."""
+    wb, tx, fmt = book.wb, book.tx, book.fmt
+    bold, note = fmt["bold"], fmt["note"]
     ws = wb.add_worksheet(tx["sheet_inputs"])
     inputs = _sheet_ref(ws.get_name())
     ws.write_string(0, 0, tx["scenario"], bold)
-    ws.write_string(0, 1, title or scenario.name)
+    ws.write_string(0, 1, title)
     ws.write_string(1, 0, tx["currency"], bold)
-    ws.write_string(1, 1, shown if shown == st.currency else f"{shown} (1 {st.currency} = {rate:g} {shown})")
+    ws.write_string(1, 1, book.shown if book.shown == st.currency
+                    else f"{book.shown} (1 {st.currency} = {book.rate:g} {book.shown})")
     ws.write_string(2, 0, tx["scope"], bold)
-    ws.write_string(2, 1, scope_text)
+    ws.write_string(2, 1, _scope_text(book, st))
     ws.write_string(3, 0, tx["scope_flag"], bold)
-    ws.write_number(3, 1, cluster_scope)
+    ws.write_number(3, 1, 1 if st.scope == "cluster" else 0)
     wb.define_name("scope_cluster", f"={inputs}!$B$4")
     ws.write_string(4, 0, tx["horizon"], bold)
-    ws.write_number(4, 1, h)
+    ws.write_number(4, 1, st.horizon_years)
     wb.define_name("horizon", f"={inputs}!$B$5")
     ws.write_string(4, 3, tx["horizon_note"], note)
     row = 6
@@ -167,59 +201,50 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     names: dict[str, str] = {}
     for key, field, unit, editable in SCALAR_INPUTS:
         row += 1
-        value = conv(float(getattr(p, field)[0, 0]), unit)
         ws.write_string(row, 0, tx["inputs"][key])
-        fmt = (edit_money if unit == "currency" else edit) if editable else None
-        ws.write_number(row, 1, value, fmt)
-        ws.write_string(row, 2, unit_text(unit))
+        cell_fmt = (fmt["edit_money"] if unit == "currency" else fmt["edit"]) if editable else None
+        ws.write_number(row, 1, book.conv(float(getattr(p, field)[0, 0]), unit), cell_fmt)
+        ws.write_string(row, 2, book.unit_text(unit))
         if not editable:
             ws.write_string(row, 3, tx["model_value_note"], note)
-        name = f"in_{key}"
-        wb.define_name(name, f"={inputs}!{xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)}")
-        names[key] = name
+        names[key] = f"in_{key}"
+        wb.define_name(names[key], f"={inputs}!{xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)}")
     ws.write_string(row + 1, 3, tx["yellow_note"], note)
 
     row += 3
     ws.write_string(row, 0, tx["per_fabric"], bold)
-    ws.write_row(row, 1, [fabric_name[fid] for fid in st.fabric_ids], bold)
-    drivers = compute(p, st).drivers  # the ledger's non-input names, as the model computes them
+    ws.write_row(row, 1, [book.fabric_name[fid] for fid in st.fabric_ids], bold)
     fab_names: dict[tuple[str, str], str] = {}
-    for key, unit, editable in FABRIC_INPUTS:
+    for key, unit, editable in FABRIC_INPUTS:  # drivers: the ledger's non-input names, as the model computes them
         row += 1
-        ws.write_string(row, 0, f"{tx['inputs'][key]} [{unit_text(unit)}]")
+        ws.write_string(row, 0, f"{tx['inputs'][key]} [{book.unit_text(unit)}]")
         for j, fid in enumerate(st.fabric_ids):
-            value = conv(float(drivers[key][0, j] if key in drivers else getattr(p, key)[0, j]), unit)
-            fmt = (edit_money if unit.startswith("currency") else edit) if editable else None
-            ws.write_number(row, 1 + j, float(value), fmt)
-            name = f"f{j}_{key}"
-            wb.define_name(name, f"={inputs}!{xl_rowcol_to_cell(row, 1 + j, row_abs=True, col_abs=True)}")
-            fab_names[(fid, key)] = name
+            value = book.conv(float(drivers[key][0, j] if key in drivers else getattr(p, key)[0, j]), unit)
+            cell_fmt = (fmt["edit_money"] if unit.startswith("currency") else fmt["edit"]) if editable else None
+            ws.write_number(row, 1 + j, float(value), cell_fmt)
+            fab_names[(fid, key)] = f"f{j}_{key}"
+            wb.define_name(fab_names[(fid, key)],
+                           f"={inputs}!{xl_rowcol_to_cell(row, 1 + j, row_abs=True, col_abs=True)}")
     ws.set_column(0, 0, 44)
     ws.set_column(1, 1 + len(st.fabric_ids), 16)
     ws.set_column(3, 3, 60)
+    return names, fab_names
 
-    # --- one cash-flow sheet per fabric, its formulas from the money ledger
-    refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS} | {"scope_cluster": "scope_cluster"}
-    tco_cells, npv_cells = {}, {}
-    for fid in st.fabric_ids:
-        sh = wb.add_worksheet(_safe_name(fid))
-        sh.write_string(0, 0, tx["fabric_title"].format(name=fabric_name[fid], cur=shown), bold)
-        fab_refs = refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
-        tco_cells[fid], npv_cells[fid] = _cash_flow_sheet(
-            sh, ledger.excel_cash_flows(st.payment, h, fab_refs), res.fabric(fid), rate,
-            names["discount"], tx, {"bold": bold, "money": money})
 
-    # --- Summary with a native chart
+def _summary_sheet(book: _Book, title: str, st, res, tco_cells: dict, npv_cells: dict) -> None:
+    """The Summary sheet: TCO, Δ vs baseline and NPV per fabric as formulas over the cash-flow sheets,
+    and a native column chart of the TCOs."""
+    wb, tx, bold, money, rate = book.wb, book.tx, book.fmt["bold"], book.fmt["money"], book.rate
     sm = wb.add_worksheet(tx["sheet_summary"])
-    sm.write_string(0, 0, title or scenario.name, bold)
-    sm.write_string(1, 0, tx["summary_line"].format(years=st.horizon_years, cur=shown, base=fabric_name[res.baseline],
-                                                    scope=scope_text))
+    sm.write_string(0, 0, title, bold)
+    sm.write_string(1, 0, tx["summary_line"].format(years=st.horizon_years, cur=book.shown,
+                                                    base=book.fabric_name[res.baseline], scope=_scope_text(book, st)))
     sm.write_row(3, 0, [tx["col_fabric"], tx["col_tco"], tx["col_delta"], tx["col_npv"]], bold)
     base_cell = tco_cells[res.baseline]
     for i, fid in enumerate(st.fabric_ids):
         r = 4 + i
         fr = res.fabric(fid)
-        sm.write_string(r, 0, fabric_name[fid])
+        sm.write_string(r, 0, book.fabric_name[fid])
         sm.write_formula(r, 1, f"={tco_cells[fid]}", money, fr.tco_total * rate)
         sm.write_formula(r, 2, f"={tco_cells[fid]}-{base_cell}", money, fr.delta_vs_baseline * rate)
         sm.write_formula(r, 3, f"={npv_cells[fid]}", money, fr.npv * rate)
@@ -234,28 +259,29 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     sm.set_column(0, 3, 18)
     sm.activate()
 
-    # --- Catalog with sources
-    cs = wb.add_worksheet(tx["sheet_catalog"])
+
+def _catalog_sheet(book: _Book, st, cat, price_book) -> None:
+    """The Catalog sheet: every catalog and price-book quantity of the compared fabrics with its range,
+    source and date (prices in the shown currency)."""
+    tx, rate = book.tx, book.rate
+    cs = book.wb.add_worksheet(tx["sheet_catalog"])
     cs.write_row(0, 0, [tx[k] for k in ("cat_item", "cat_quantity", "cat_typical", "cat_low", "cat_high",
-                                        "cat_source", "cat_as_of")], bold)
+                                        "cat_source", "cat_as_of")], book.fmt["bold"])
     r = 0
     for fid in st.fabric_ids:
-        for group, entry in (("fabric", cat.fabrics[fid]), ("price", book.fabrics[fid])):
-            money_row = group == "price"
+        for group, entry in (("fabric", cat.fabrics[fid]), ("price", price_book.fabrics[fid])):
             for qname in type(entry).model_fields:
                 q = getattr(entry, qname)
                 if not hasattr(q, "typical"):
                     continue
                 r += 1
-                cs.write_string(r, 0, f"{fabric_name[fid]} ({tx['group_' + group]})")
+                cs.write_string(r, 0, f"{book.fabric_name[fid]} ({tx['group_' + group]})")
                 cs.write_string(r, 1, tx["quantities"].get(qname, qname))
-                if money_row:
-                    cs.write_row(r, 2, [q.typical * rate, q.lo * rate, q.hi * rate], money)
+                if group == "price":
+                    cs.write_row(r, 2, [q.typical * rate, q.lo * rate, q.hi * rate], book.fmt["money"])
                 else:
                     cs.write_row(r, 2, [q.typical, q.lo, q.hi])
                 cs.write_string(r, 5, cat.references[q.source].title)
                 cs.write_string(r, 6, q.as_of)
     cs.set_column(0, 1, 26)
     cs.set_column(5, 5, 90)
-    wb.close()
-    return buf.getvalue()
