@@ -95,11 +95,16 @@ class RangeError(InputError):
     def __init__(self, message: str, field: str, lo: float, hi: float, got=None, unit: str = "",
                  parameter: str | None = None):
         self.lo, self.hi, self.got, self.unit = lo, hi, got, unit
-        super().__init__(message, field, f"{_num(lo)} to {_num(hi)}" + (f" {unit}" if unit else ""), parameter)
+        allowed = f"{plain_number(lo)} to {plain_number(hi)}" + (f" {unit}" if unit else "")
+        super().__init__(message, field, allowed, parameter)
 
 
-def _num(x: float) -> str:
-    """``100,000`` for whole numbers, ``0.5`` or ``1e-06`` otherwise."""
+def plain_number(x: float) -> str:
+    """``100,000`` for whole numbers, ``0.5`` or ``1e-06`` otherwise (how refusals write a bound).
+
+    >>> plain_number(1e6), plain_number(0.5), plain_number(1e-6)
+    ('1,000,000', '0.5', '1e-06')
+    """
     return f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"
 
 

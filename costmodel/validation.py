@@ -14,7 +14,7 @@ import yaml
 from pydantic import BaseModel, ValidationError
 
 from .catalog import Catalog, load_catalog, validation_context
-from .errors import FieldError, ScenarioError, clean_text, problem, problems_error
+from .errors import FieldError, ScenarioError, clean_text, plain_number, problem, problems_error
 from .schema import DerivedPriceBook, Scenario
 
 MAX_SCENARIO_BYTES = 256 * 1024
@@ -108,11 +108,6 @@ def _field_info(loc: tuple, root: type[BaseModel] = Scenario):
     return info
 
 
-def _num(val) -> str:
-    val = float(val)
-    return f"{int(val):,}" if val.is_integer() else f"{val:g}"
-
-
 def field_bounds(path: str) -> tuple[float | None, float | None]:
     """Lower and upper bound of a dotted scenario field, e.g. ``cluster.nodes`` → (1, 100000)."""
     info = _field_info(tuple(path.split(".")))
@@ -142,7 +137,7 @@ def _allowed(info, loc: tuple, catalog: Catalog) -> str:
         for attr, word in _BOUND_WORDS.items():
             val = getattr(meta, attr, None)
             if val is not None:
-                parts.append(f"{word} {_num(val)}" if isinstance(val, (int, float)) else f"{word} {val}")
+                parts.append(f"{word} {plain_number(float(val))}" if isinstance(val, (int, float)) else f"{word} {val}")
     args = getattr(ann, "__args__", None)
     if args and all(isinstance(a, str) for a in args):
         parts.append("one of " + ", ".join(repr(a) for a in args))

@@ -8,7 +8,15 @@ from collections.abc import Mapping
 
 from costmodel import breakeven, formatting
 from costmodel.catalog import Reference, load_catalog
-from costmodel.errors import MAX_SHOWN_PROBLEMS, ChoiceError, CodedError, InputError, RangeError, ScenarioError
+from costmodel.errors import (
+    MAX_SHOWN_PROBLEMS,
+    ChoiceError,
+    CodedError,
+    InputError,
+    RangeError,
+    ScenarioError,
+    plain_number,
+)
 from costmodel.tco import CATEGORIES
 
 from .i18n import Translator
@@ -248,8 +256,7 @@ def error_text(t: Translator, exc: BaseException | str) -> str:
         body = t("err.sep").join(shown)
         return t("err.link_invalid", error=body) if code == "link_invalid" else body
     if isinstance(exc, RangeError):  # a solver's or a simulation's number out of its range
-        whole = lambda x: f"{int(x):,}" if float(x).is_integer() and abs(x) < 1e15 else f"{x:g}"  # noqa: E731
-        return t("err.input_range", field=_input_name(t, exc), lo=whole(exc.lo), hi=whole(exc.hi),
+        return t("err.input_range", field=_input_name(t, exc), lo=plain_number(exc.lo), hi=plain_number(exc.hi),
                  unit=t.get(f"unit.{exc.unit}", exc.unit) if exc.unit else "").rstrip()
     if isinstance(exc, ChoiceError):
         names = fabric_names(t) if exc.field in ("fabric", "applies_to") else {}
