@@ -50,6 +50,8 @@ with left, st.container(border=True):
     widgets.number(t, "cluster.host_cpu_cost_share", digits=2)
     widgets.number(t, "cluster.host_cpu_power_share", digits=2)
 
+tp_default = 1 if scenario.workload.parallelism == "fsdp" else (
+    scenario.cluster.gpus_per_node or int(gpu.default_gpus_per_node.typical))
 with middle, st.container(border=True):
     st.subheader(t("group.workload"))
     widgets.number(t, "workload.model_params_b", digits=2)
@@ -57,10 +59,14 @@ with middle, st.container(border=True):
     widgets.number(t, "workload.global_batch_tokens_m", digits=2)
     widgets.number(t, "workload.compute_efficiency", digits=2, step=0.01)
     widgets.choice(t, "workload.parallelism", ["dp", "fsdp", "pipeline"])
+    widgets.number(t, "workload.tensor_parallel", placeholder_value=tp_default)
     if scenario.workload.parallelism == "pipeline":
         widgets.number(t, "workload.pipeline_stages")
-        widgets.number(t, "workload.pipeline_microbatches")
-        widgets.number(t, "workload.hidden_size")
+        widgets.number(t, "workload.virtual_stages")
+    widgets.number(t, "workload.micro_batch_seqs")
+    widgets.number(t, "workload.seq_len", step=1024)
+    widgets.number(t, "workload.hidden_size")
+    widgets.number(t, "workload.layers")
     widgets.toggle(t, "workload.full_recompute")
     widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)
     if scenario.workload.schedule == "plan":

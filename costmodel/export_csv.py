@@ -99,7 +99,7 @@ def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0) -
 
 
 MONEY_METRICS = frozenset({"cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour"})
-SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "goodput", "cpu_overhead_share"})
+SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "hfu", "goodput", "cpu_overhead_share"})
 
 
 def results_csv(result: Result, currency: str | None = None, rate: float = 1.0) -> str:

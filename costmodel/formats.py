@@ -44,7 +44,7 @@ import yaml
 from .catalog import DATA_DIR
 from .errors import ScenarioError, problem, problems_error
 
-CURRENT = 3
+CURRENT = 4
 FIRST = 1
 KEY = "format"  # the top-level key of an exported file
 FORMATS_DIR = DATA_DIR / "formats"
@@ -91,7 +91,36 @@ def _v2_upper_bounds() -> dict[str, dict[str, float]]:
     return yaml.safe_load((FORMATS_DIR / "v2_upper_bounds.yaml").read_text(encoding="utf-8"))
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3}  # from version → step to version + 1
+def _v3_to_v4(doc: dict) -> dict:
+    """Format 3 → 4: the step-time model reads a training layout (issue 12). A pipeline's
+    ``workload.pipeline_microbatches`` (micro-batches per step) became ``micro_batch_seqs``
+    (sequences per micro-batch, the unit Megatron-LM and PyTorch use), with the new
+    ``seq_len``: ``b = max(1, round(batch tokens / (s · d · m)))`` with ``d = nodes / stages``
+    replicas, as format 3 computed them. New fields (``seq_len``, ``virtual_stages``,
+    ``tensor_parallel``, ``layers``) take their defaults.
+    """
+    workload = doc.get("workload")
+    if not isinstance(workload, dict) or "pipeline_microbatches" not in workload:
+        return doc
+    doc = copy.deepcopy(doc)
+    w = doc["workload"]
+    m = w.pop("pipeline_microbatches")
+    try:
+        from .schema import Workload
+
+        seq = w.get("seq_len", Workload().seq_len)
+        nodes = (doc.get("cluster") or {}).get("nodes", 1)
+        stages = w.get("pipeline_stages", 1) if w.get("parallelism") == "pipeline" else 1
+        tokens = w.get("global_batch_tokens_m", Workload().global_batch_tokens_m) * 1e6
+        seqs = tokens / (seq * max(1.0, nodes / stages) * m)
+        if w.get("parallelism") == "pipeline":
+            w["micro_batch_seqs"] = int(max(1, min(1024, round(seqs))))
+    except (TypeError, ValueError, ZeroDivisionError):
+        pass  # a malformed value: the schema refuses the field it came from, naming it
+    return doc
+
+
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}  # from version → step to version + 1
 
 
 def _error(message: str, code: str, **values) -> ScenarioError:

@@ -20,12 +20,15 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import price_books, quantities
+from . import price_books, quantities, transformer
 from .catalog import Catalog, Quantity, load_catalog
 from .performance import LOSS_MODEL_CODES, hidden_size
 from .schema import Scenario
 
 GIGA = 1e9  # unit scaling of inputs lives in the registry (data/quantities.yaml, model.scale)
+# the ZeRO stage of each parallelism choice: data parallel and pipeline shard the optimizer
+# state (Megatron's distributed optimizer, ZeRO-1); FSDP shards everything (ZeRO-3)
+ZERO_STAGE = {"dp": 1, "pipeline": 1, "fsdp": 3}
 
 
 @dataclass(frozen=True)
@@ -64,16 +67,27 @@ class Inputs:
     params: np.ndarray  # [parameters]
     tokens_per_run: np.ndarray  # [tokens]
     batch_tokens: np.ndarray  # [tokens/step]
-    compute_efficiency: np.ndarray  # [0-1]
-    flops_per_param_token: np.ndarray  # [FLOP]
+    compute_efficiency: np.ndarray  # hardware FLOPs share of peak while computing [0-1]
+    recompute: np.ndarray  # 1 = full activation recomputation, else 0
     grad_bytes: np.ndarray  # [B]
+    param_bytes: np.ndarray  # [B]
     act_bytes: np.ndarray  # [B]
     hidden: np.ndarray  # [elements]
+    n_layers: np.ndarray  # [count]
+    seq_len: np.ndarray  # [tokens]
+    micro_seqs: np.ndarray  # sequences per micro-batch [count]
+    tp: np.ndarray  # tensor-parallel size [count]
     pipeline_stages: np.ndarray  # [count]
-    microbatches: np.ndarray  # [count]
+    vp: np.ndarray  # interleaved chunks per stage [count]
+    zero: np.ndarray  # ZeRO stage of the data-parallel dimension, 0-3
     runs_per_year: np.ndarray  # [count/year]
-    overlap_frac: np.ndarray  # [0-1]
     bucket_bytes: np.ndarray  # [B]
+    nvlink_eff: np.ndarray  # [0-1]
+    nccl_step_latency_s: np.ndarray  # NCCL's latency of one ring step over the network [s]
+    nvlink_latency_s: np.ndarray  # [s]
+    sm_share_net: np.ndarray  # [0-1]
+    fsdp_eff: np.ndarray  # [0-1]
+    proxy_cores_per_gpu: np.ndarray  # [cores]
     nccl_base_latency_s: np.ndarray  # [s]
     mathis_c: np.ndarray  # [-]
     # facility and operations
@@ -216,22 +230,25 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     # scenario inputs that are a plain unit scaling (the registry's model.scale)
     arrays = {spec.model.field: _scalar(_path(scenario, spec.id) * spec.model.scale)
               for spec in quantities.direct("scenario")}
+    g = c.gpus_per_node or gpu.default_gpus_per_node.typical
+    tp_default = 1 if w.parallelism == "fsdp" else g
     arrays.update(
-        gpus_per_node=_scalar(c.gpus_per_node or gpu.default_gpus_per_node.typical),
+        gpus_per_node=_scalar(g),
         nics_per_node=_scalar(c.nics_per_node or gpu.default_nics_per_node.typical),
         hidden=_scalar(hidden),
+        n_layers=_scalar(w.layers if w.layers is not None else float(transformer.layers(params, hidden))),
+        recompute=_scalar(1.0 if w.full_recompute else 0.0),
+        tp=_scalar(w.tensor_parallel or tp_default),
         pipeline_stages=_scalar(w.pipeline_stages if w.parallelism == "pipeline" else 1),
+        vp=_scalar(w.virtual_stages if w.parallelism == "pipeline" else 1),
+        zero=_scalar(ZERO_STAGE[w.parallelism]),
         value_of_cluster_hour=_scalar(vch),
         loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
     )
-    # catalog quantities the model reads in code: a scenario override or a choice between two numbers
-    flops_key = "flops_per_param_token_full_recompute" if w.full_recompute else "flops_per_param_token"
-    overlap_key = "fsdp_overlap_frac_of_compute" if w.parallelism == "fsdp" else "dp_overlap_frac_of_compute"
+    # catalog quantities the model reads in code: a scenario override
     special = {
         "gpu.host_power_kw": lambda: q("host_power_kw", gpu.host_power_kw, override=c.host_power_kw),
         "gpu_price.server_price": lambda: q("server_price", gpu_prices.server_price, override=c.server_price),
-        f"model.{flops_key}": lambda: q("flops_per_param_token", model[flops_key]),
-        f"model.{overlap_key}": lambda: q("overlap_frac", model[overlap_key]),
     }
     # catalog quantities, group by group in the registry's order (the order Monte Carlo draws them)
     sources = {"gpu": lambda n: getattr(gpu, n), "gpu_price": lambda n: getattr(gpu_prices, n),

@@ -1,17 +1,28 @@
-"""Step time of data-/FSDP-/pipeline-parallel training: compute, all-reduce, overlap, MFU.
+"""Step time of a training step: compute, tensor/pipeline/data-parallel traffic, overlap, MFU.
 
 Units: seconds [s], bytes [B], bytes per second [B/s], FLOP/s. Arrays broadcast; the fabric
-axis is the last one. Parallelism across nodes is one of
+axis is the last of the batch shape (a layout search adds one more). One step of a layout
+``t × p × d`` (tensor, pipeline, data parallel; ``t p d = N g`` GPUs) runs ``m`` micro-batches of
+``b`` sequences through ``p`` stages, ``v`` interleaved chunks each:
 
-``dp``        tensor parallel inside the node, data parallel across nodes; per step each node
-              all-reduces its gradient, each GPU its own 1/g shard over the rails:
-              ``2 (d-1)/d · S`` bytes cross the node's NICs [1, 3].
-``fsdp``      ZeRO-3 across all GPUs: parameters all-gathered twice and gradients
-              reduce-scattered, ``3 (N-1)/N · S`` bytes per node per step [3], plus the
-              intra-node (NVLink/PCIe) phases of the hierarchical collectives, ``3 (g-1)/g · S``.
-``pipeline``  ``p`` stages across nodes × ``d = N/p`` data-parallel replicas: the all-reduce of
-              ``S/p`` among ``d`` nodes, plus activations forward and their gradients backward
-              between stages, ``2 · (B/d) · h · a`` bytes per node per step [4].
+* **compute** per micro-batch and GPU ``T_mb = F_hw b s / (t p F e_c)`` with the hardware FLOPs
+  per token ``F_hw`` (``× 4/3`` under full recomputation) [1, 4];
+* **tensor parallel**: ``l/p · (4 + 2 r)`` all-reduces of ``b s h`` activations per micro-batch
+  over NVLink, not hidden [1];
+* **pipeline**: ``(m + (p−1)/v)`` micro-batch slots (the bubble), ``2 v`` point-to-point sends of
+  ``b s h / t`` per micro-batch and GPU [4];
+* **data parallel** (ZeRO 0–2): one all-reduce (or reduce-scatter + all-gather) of the GPU's
+  gradient shard per step, bucket by bucket, which can hide only behind the *last* micro-batch's
+  backward (and, with a sharded optimizer, the first one's forward), slowed by the SMs NCCL's
+  kernels take [7]; the last bucket is always exposed;
+* **ZeRO-3 / FSDP**: per micro-batch an all-gather of the weights for the forward and again for
+  the backward, and a reduce-scatter of the gradients, layer by layer with prefetch: hidden
+  behind that micro-batch's forward/backward, except one layer's worth [3, 8].
+
+Network volume per node of a ring over ``d`` ranks, ``k`` of them per node: ``2 (d−1)/d · S``
+(all-reduce) or ``(d−1)/d · S`` (all-gather, reduce-scatter) for each of the ``g/k`` groups on the
+node, at the node's ``r · port · η`` [1]; zero when the group fits in one node. Latency: NCCL's
+base latency per collective plus the fabric latency per algorithm step [2].
 
 References
 ----------
@@ -19,31 +30,24 @@ References
 .. [2] NVIDIA NCCL, src/graph/tuning.cc (ring vs tree latency; base latencies).
 .. [3] S. Rajbhandari et al., "ZeRO", SC20, arXiv:1910.02054, sec. 7.
 .. [4] D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters
-   Using Megatron-LM", SC21, arXiv:2104.04473 (bubble (p-1)/m).
+   Using Megatron-LM", SC21, arXiv:2104.04473 (bubble (p-1)/(v m), eq. 3 FLOPs).
 .. [5] M. Mathis et al., "The macroscopic behavior of the TCP congestion avoidance
    algorithm", CCR 27(3), 1997.
 .. [6] C. Guo et al., "RDMA over Commodity Ethernet at Scale", SIGCOMM 2016 (go-back-N).
-.. [7] M. Isaev et al., "Calculon", SC23 (DP all-reduce overlapped with the backward pass).
+.. [7] M. Isaev et al., "Calculon", SC23 (DP all-reduce overlapped with the last backward;
+   SM share of communication kernels).
+.. [8] Y. Zhao et al., "PyTorch FSDP", VLDB 2023, arXiv:2304.11277 (per-unit all-gather with
+   prefetch, reshard after forward).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from . import transformer
+
 LOSS_NONE, LOSS_GO_BACK_N, LOSS_MATHIS = 0, 1, 2
 LOSS_MODEL_CODES = {"none": LOSS_NONE, "go_back_n": LOSS_GO_BACK_N, "mathis": LOSS_MATHIS}
-
-
-def compute_time(flops_per_param_token, params, batch_tokens, gpus, peak_flops, efficiency):
-    """Pure compute time of one optimizer step, ``T_c = k P B / (G F e_c)`` [s].
-
-    ``k`` FLOP per parameter-token (6, or 8 with full recompute), ``P`` parameters, ``B`` tokens
-    per step, ``G`` GPUs, ``F`` peak FLOP/s per GPU, ``e_c`` compute efficiency [0-1].
-
-    >>> round(float(compute_time(6, 7e9, 4e6, 64, 989e12, 0.5)), 3)
-    5.308
-    """
-    return flops_per_param_token * params * batch_tokens / (gpus * peak_flops * efficiency)
 
 
 def loss_factor(code, loss_rate, port_bps, efficiency, rtt_s, mtu_bytes, flows, mathis_c):
@@ -95,73 +99,127 @@ def hidden_size(params, d_model_per_layer):
     return np.cbrt(d_model_per_layer * params / 12.0)
 
 
+
+
+def _crossing(d, k):
+    """1 where a group of ``d`` ranks with ``k`` per node spans more than one node, else 0."""
+    return (d > k * (1.0 + 1e-9)).astype(float)
+
+
 def step_time(
     *,
-    parallelism: str,
-    nodes, gpus_per_node, params, batch_tokens, grad_bytes, act_bytes, hidden,
-    pipeline_stages, microbatches, t_compute, overlap_frac, bucket_bytes,
-    node_bw_Bps, intra_node_Bps, alpha_s,
+    nodes, gpus_per_node, tp, pp, vp, zero, recompute, micro_seqs, seq_len, batch_tokens,
+    params, n_layers, hidden, peak_flops, compute_eff, grad_bytes, param_bytes, act_bytes,
+    bucket_bytes, node_bw_Bps, intra_node_Bps, nvlink_eff, alpha_base_s, fabric_latency_s,
+    nvlink_latency_s, sm_share_net, fsdp_eff,
 ):
-    """Step time and its parts for one parallelism layout (arrays of one shape: the model
-    broadcasts its inputs once, :func:`costmodel.stages.batch.broadcast_inputs`).
+    """Step time and its parts for a ``t × p × d`` layout (arrays that broadcast together).
 
     Parameters
     ----------
-    t_compute : pure compute time ``T_c`` [s]
-    overlap_frac : share of ``T_c`` that can hide data-parallel communication [0-1]
-    node_bw_Bps : achievable inter-node bandwidth per node, ``r · port · η_eff`` [B/s]
-    intra_node_Bps : GPU-to-GPU bandwidth inside the node [B/s]
-    alpha_s : latency of one collective step across the fabric [s]
+    tp, pp, vp : tensor-parallel size, pipeline stages, interleaved chunks per stage [count]
+    zero : ZeRO stage of the data-parallel dimension, 0–3 (3 = FSDP full shard)
+    recompute : 1 with full activation recomputation, else 0
+    micro_seqs : sequences per micro-batch ``b``; seq_len ``s`` [tokens]; batch_tokens per step
+    params, n_layers, hidden : ``P`` [count], ``l``, ``h`` [elements]
+    peak_flops, compute_eff : peak per GPU [FLOP/s]; share of it the kernels reach [0-1]
+    grad_bytes, param_bytes, act_bytes : bytes per gradient, weight, activation element [B]
+    bucket_bytes : gradient bucket of the data-parallel all-reduce [B]
+    node_bw_Bps : achievable inter-node bandwidth of a node, ``r · port/8 · η`` [B/s]
+    intra_node_Bps, nvlink_eff : GPU-to-GPU line rate inside the node [B/s], achievable share
+    alpha_base_s, fabric_latency_s, nvlink_latency_s : NCCL base latency per collective; latency
+        per algorithm step across the fabric and over NVLink [s]
+    sm_share_net : share of the SMs the network collectives' kernels take while overlapped [0-1]
+    fsdp_eff : share of the all-reduce bus bandwidth the ZeRO-3 gathers reach [0-1]
 
     Returns
     -------
-    dict of arrays: ``t_step``, ``t_compute_eff`` (with pipeline bubble), ``t_comm`` (DP
-    collective time), ``t_exposed`` (network time on the critical path), ``t_wire`` (time the
-    NICs carry traffic), ``bytes_node`` (inter-node bytes per node per step), ``busbw_Bps``.
+    dict of arrays [s unless noted]: ``t_step``; ``t_compute`` (pure compute), ``t_compute_eff``
+    (with the bubble); ``t_bubble``; ``t_tp`` (tensor-parallel, NVLink); ``t_p2p``; ``t_comm``
+    (network collectives); ``t_exposed`` (network time on the critical path); ``t_dp_exposed``;
+    ``t_wire`` (NICs busy); ``bytes_node`` [B]; ``busbw_Bps``; ``mfu``, ``hfu`` [0-1]; the layout
+    ``dp``, ``microbatches``, ``micro_seqs``.
     """
-    n = np.asarray(nodes, dtype=float)
-    g = np.asarray(gpus_per_node, dtype=float)
-    grad_total = params * grad_bytes
-    if parallelism == "pipeline":
-        p = np.minimum(np.asarray(pipeline_stages, dtype=float), n)
-    else:
-        p = np.ones_like(n)
-    d = n / p
-    shard = grad_total / p
-    if parallelism == "fsdp":
-        v_dp = 3.0 * (n - 1.0) / n * grad_total
-        v_intra = 3.0 * (g - 1.0) / g * grad_total
-        n_coll = 3.0 * np.ceil(grad_total / bucket_bytes)
-        lat_steps = gather_steps(n)
-    else:
-        # tensor parallel inside the node: each GPU all-reduces its own 1/g of the gradient
-        # across nodes over the rails; nothing is reduced over NVLink.
-        v_dp = 2.0 * (d - 1.0) / d * shard
-        v_intra = 0.0
-        n_coll = np.ceil(shard / bucket_bytes)
-        lat_steps = allreduce_steps(d)
-    t_bw = v_dp / node_bw_Bps
-    t_lat = n_coll * lat_steps * alpha_s
-    t_comm = t_bw + t_lat + v_intra / intra_node_Bps
-    if parallelism == "pipeline":
-        bubble = (p - 1.0) / microbatches
-        v_p2p = np.where(p > 1, 2.0 * (batch_tokens / d) * hidden * act_bytes, 0.0)
-        t_p2p = v_p2p / node_bw_Bps + np.where(p > 1, 2.0 * microbatches * alpha_s, 0.0)
-    else:
-        bubble = v_p2p = t_p2p = 0.0
-    t_comp_eff = t_compute * (1.0 + bubble)
-    exposed_dp = np.maximum(0.0, t_comm - overlap_frac * t_compute)
-    t_step = t_comp_eff + exposed_dp + t_p2p
-    bytes_node = v_dp + v_p2p
-    t_wire = t_bw + v_p2p / node_bw_Bps
-    inter = t_bw + t_lat
-    busbw = np.where(v_dp > 0, v_dp / np.where(inter > 0, inter, 1.0), node_bw_Bps)
+    n, g = np.asarray(nodes, dtype=float), np.asarray(gpus_per_node, dtype=float)
+    tp, pp, vp = (np.asarray(x, dtype=float) for x in (tp, pp, vp))
+    rec, zero = np.asarray(recompute, dtype=float), np.asarray(zero, dtype=float)
+    gpus = n * g
+    dp = gpus / (tp * pp)
+    batch_seqs = batch_tokens / seq_len
+    b = np.minimum(micro_seqs, batch_seqs / dp)  # a batch smaller than d·b splits sequences
+    m = batch_seqs / (dp * b)
+    f_model = transformer.model_flops_per_token(params, n_layers, seq_len, hidden)
+    f_hw = transformer.hardware_flops_per_token(f_model, rec)
+    t_mb = f_hw * b * seq_len / (tp * pp * peak_flops * compute_eff)
+    f_bwd = np.where(rec > 0, 0.75, 2.0 / 3.0)  # share of a micro-batch's compute after its forward
+    per_gpu_net = node_bw_Bps / g
+    nvlink = intra_node_Bps * nvlink_eff
+    # tensor parallel: NVLink inside the node, the GPU's share of the network beyond it
+    in_node = tp <= g
+    tp_bw = np.where(in_node, nvlink, per_gpu_net)
+    tp_step = np.where(in_node, nvlink_latency_s, fabric_latency_s)
+    tp_size = b * seq_len * hidden * act_bytes
+    n_tp = (tp > 1) * (n_layers / pp) * (4.0 + 2.0 * rec)
+    t_tp_mb = n_tp * (2.0 * (tp - 1.0) / tp * tp_size / tp_bw + alpha_base_s + 2.0 * (tp - 1.0) * tp_step)
+    # pipeline point-to-point: over the network once a stage fills a node (TP, DP inside a stage)
+    stage_net = (gpus / pp >= g).astype(float)
+    p2p_bytes = tp_size / tp
+    p2p_bw = np.where(stage_net > 0, per_gpu_net, nvlink)
+    t_p2p_mb = (pp > 1) * 2.0 * vp * (p2p_bytes / p2p_bw + alpha_base_s + fabric_latency_s * stage_net)
+    # data parallel: groups of dp ranks, k per node (TP innermost, then DP)
+    k = np.minimum(dp, np.maximum(1.0, g / tp))
+    cross = _crossing(dp, k)
+    groups = g / k
+    ring = (dp - 1.0) / dp
+    shard = params / (tp * pp)
+    s_grad, s_param = shard * grad_bytes, shard * param_bytes
+    spans = dp / k
+    step_lat = fabric_latency_s * cross
+    # ZeRO 0-2: once per step, bucket by bucket
+    n_b = np.maximum(1.0, np.ceil(s_grad / bucket_bytes))
+    v_ar = cross * 2.0 * ring * s_grad * groups
+    t_ar = v_ar / node_bw_Bps + cross * n_b * (alpha_base_s + allreduce_steps(spans) * step_lat)
+    window = (f_bwd + (zero >= 1) * (1.0 - f_bwd)) * t_mb
+    overlapped = np.minimum(t_ar, window)
+    ar_exposed = np.maximum(t_ar - window, t_ar / n_b) + sm_share_net * overlapped
+    # ZeRO-3: per micro-batch, per layer with prefetch
+    units = np.maximum(1.0, n_layers / pp)
+    gather_lat = cross * units * (alpha_base_s + gather_steps(spans) * step_lat)
+    v_ag, v_rs = cross * ring * s_param * groups, cross * ring * s_grad * groups
+    t_ag = v_ag / (node_bw_Bps * fsdp_eff) + gather_lat
+    t_rs = v_rs / (node_bw_Bps * fsdp_eff) + gather_lat
+    fwd_c, bwd_c = (1.0 - f_bwd) * t_mb, f_bwd * t_mb
+    z3_exposed_mb = (np.maximum(t_ag - fwd_c, t_ag / units) + np.maximum(t_ag + t_rs - bwd_c, (t_ag + t_rs) / units)
+                     + sm_share_net * (np.minimum(t_ag, fwd_c) + np.minimum(t_ag + t_rs, bwd_c)))
+    z3 = (zero >= 3).astype(float)
+    slots = m + (pp - 1.0) / vp
+    mb_time = t_mb + t_tp_mb + t_p2p_mb + z3 * z3_exposed_mb
+    dp_exposed = (1.0 - z3) * ar_exposed
+    t_step = slots * mb_time + dp_exposed
+    p2p_net = stage_net * (pp > 1) * 2.0 * vp * m * p2p_bytes * g  # bytes per node per step
+    dp_bytes = z3 * m * (2.0 * v_ag + v_rs) + (1.0 - z3) * v_ar
+    t_dp_comm = z3 * m * (2.0 * t_ag + t_rs) + (1.0 - z3) * t_ar
+    t_p2p = slots * t_p2p_mb
+    t_p2p_net = t_p2p * stage_net
+    tokens = batch_tokens
+    with np.errstate(divide="ignore", invalid="ignore"):
+        busbw = np.where(t_ar > 0, v_ar / np.where(t_ar > 0, t_ar, 1.0), node_bw_Bps)
     return {
         "t_step": t_step,
-        "t_compute_eff": t_comp_eff,
-        "t_comm": t_comm,
-        "t_exposed": exposed_dp + t_p2p,
-        "t_wire": t_wire,
-        "bytes_node": bytes_node,
-        "busbw_Bps": busbw,
+        "t_compute": m * t_mb,
+        "t_compute_eff": slots * t_mb,
+        "t_bubble": (slots - m) * mb_time,
+        "t_tp": slots * t_tp_mb,
+        "t_p2p": t_p2p,
+        "t_comm": t_dp_comm + t_p2p_net,
+        "t_exposed": dp_exposed + z3 * slots * z3_exposed_mb + t_p2p_net,
+        "t_dp_exposed": dp_exposed + z3 * slots * z3_exposed_mb,
+        "t_wire": (dp_bytes + p2p_net) / node_bw_Bps,
+        "bytes_node": dp_bytes + p2p_net,
+        "busbw_Bps": np.broadcast_to(busbw, np.shape(t_step)),
+        "mfu": f_model * tokens / (t_step * gpus * peak_flops),
+        "hfu": f_hw * tokens / (t_step * gpus * peak_flops),
+        "dp": dp,
+        "microbatches": m,
+        "micro_seqs": b,
     }

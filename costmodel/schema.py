@@ -98,10 +98,11 @@ class Workload(BaseModel):
     compute_efficiency: float = Field(
         default_factory=_d("workload", "compute_efficiency"),
         **_b("workload.compute_efficiency"),
-        description="MFU the job reaches with an infinitely fast network [0-1]",
+        description="share of the GPU's peak its kernels reach while computing (hardware FLOPs, "
+        "no communication, no pipeline bubble) [0-1]",
     )
     full_recompute: bool = Field(
-        False, description="full activation recomputation (8 instead of 6 FLOP per parameter-token)"
+        False, description="full activation recomputation: the forward runs twice (hardware FLOPs × 4/3)"
     )
     parallelism: Literal["dp", "fsdp", "pipeline"] = Field(
         "dp",
@@ -113,10 +114,27 @@ class Workload(BaseModel):
         **_b("workload.pipeline_stages"),
         description="pipeline stages across nodes [count]"
     )
-    pipeline_microbatches: int = Field(
-        default_factory=_d("workload", "pipeline_microbatches", int),
-        **_b("workload.pipeline_microbatches"),
-        description="micro-batches per step in the pipeline schedule [count]",
+    virtual_stages: int = Field(
+        default_factory=_d("workload", "virtual_stages", int),
+        **_b("workload.virtual_stages"),
+        description="interleaved model chunks per pipeline stage (virtual stages) [count]",
+    )
+    micro_batch_seqs: int = Field(
+        default_factory=_d("workload", "micro_batch_seqs", int),
+        **_b("workload.micro_batch_seqs"),
+        description="sequences per micro-batch on each model replica [count]",
+    )
+    seq_len: int = Field(
+        default_factory=_d("workload", "seq_len", int),
+        **_b("workload.seq_len"),
+        description="sequence length [tokens]",
+    )
+    tensor_parallel: int | None = Field(
+        None, **_b("workload.tensor_parallel"),
+        description="tensor-parallel size; empty = the GPUs of a node (data parallel, pipeline) or 1 (FSDP)",
+    )
+    layers: int | None = Field(
+        None, **_b("workload.layers"), description="transformer layers; empty = from size and width (P ≈ 12 l h²)"
     )
     grad_bytes: float = Field(
         default_factory=_d("workload", "grad_bytes"),

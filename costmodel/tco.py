@@ -72,7 +72,7 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     """
     p = broadcast_inputs(p)
     topo = topology(p)
-    step = step_time(p, topo, st.parallelism)
+    step = step_time(p, topo)
     rel = reliability(p, topo)
     sched = schedule(p, step, rel, st.schedule)
     rates = cost_rates(p, topo, step, rel, sched, st.scope, st.horizon_years)

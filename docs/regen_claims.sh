@@ -12,3 +12,13 @@ head, rest = doc.split("<!-- claims:begin -->\n", 1)
 _, tail = rest.split("<!-- claims:end -->", 1)
 p.write_text(head + "<!-- claims:begin -->\n" + sys.argv[1] + "\n<!-- claims:end -->" + tail, encoding="utf-8")
 PY
+# ... and the training-time table (costmodel.runs), between <!-- runs:begin --> and <!-- runs:end -->
+"$py" - <<'PY'
+import pathlib
+from costmodel import runs
+p = pathlib.Path("docs/validation.md")
+doc = p.read_text(encoding="utf-8")
+head, rest = doc.split("<!-- runs:begin -->\n", 1)
+_, tail = rest.split("<!-- runs:end -->", 1)
+p.write_text(head + "<!-- runs:begin -->\n" + runs.markdown() + "\n<!-- runs:end -->" + tail, encoding="utf-8")
+PY

@@ -78,7 +78,9 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
         kwh_site = n * (busy_h * gpu_busy_kw + (HOURS_PER_YEAR - busy_h) * gpu_idle_kw)
     traffic_gbps = step.node_bw_Bps * 8.0 / GIGA
     duty = np.minimum(1.0, step.t_wire / step.t_step)
-    cpu_share = np.minimum(1.0, p.cpu_cores_per_100gbps * traffic_gbps / 100.0 * duty / p.host_cpu_cores)
+    busy = np.minimum(1.0, step.t_comm / step.t_step)  # share of the step with collectives in flight
+    cores = p.cpu_cores_per_100gbps * traffic_gbps / 100.0 * duty + p.proxy_cores_per_gpu * g * busy
+    cpu_share = np.minimum(1.0, cores / p.host_cpu_cores)
     rental = rental_value(p.rental_per_gpu_hour, n, g)
     vch = np.where(np.isnan(p.value_of_cluster_hour), rental, p.value_of_cluster_hour)
     drivers = {

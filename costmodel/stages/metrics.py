@@ -47,7 +47,8 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
     opportunity costs left out: slowness and lost time already show as fewer runs) by the work
     done: cost per run ``= cash / (runs per year · H)`` (∞ with no run), per million tokens
     ``= cost per run / (tokens / 10⁶)``, per useful GPU-hour
-    ``= cash / (N g · busy · goodput · utilisation · H)``; MFU ``= e_c · T_c / T_step``.
+    ``= cash / (N g · busy · goodput · utilisation · H)``; MFU on model FLOPs, HFU on the FLOPs
+    executed (with recomputation), both from the step-time stage.
 
     References
     ----------
@@ -73,7 +74,8 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
         "exposed_comm_s": step.t_exposed,
         "bytes_per_node_step": step.bytes_node,
         "gpu_utilization": step.utilization,
-        "mfu": p.compute_efficiency * step.utilization,
+        "mfu": step.mfu,
+        "hfu": step.hfu,
         "run_days": sched.run_hours / HOURS_PER_DAY,
         "runs_per_year": sched.runs_per_year,
         "busy_hours_per_year": sched.busy_hours,

@@ -19,29 +19,34 @@ class StepTime:
     alpha_s: np.ndarray  # latency of one collective step (NCCL base + fabric)
     efficiency: np.ndarray  # achievable share of the line rate after loss [0-1]
     node_bw_Bps: np.ndarray  # inter-node bandwidth per node
-    t_compute: np.ndarray
+    t_compute: np.ndarray  # pure compute of the step's micro-batches
     t_step: np.ndarray
-    t_comm: np.ndarray
+    t_comm: np.ndarray  # network collectives and point-to-point
     t_exposed: np.ndarray  # network time on the critical path
+    t_dp_exposed: np.ndarray  # the data-parallel / FSDP part of it
+    t_bubble: np.ndarray  # pipeline fill and drain
+    t_tp: np.ndarray  # tensor-parallel all-reduces over NVLink
     t_wire: np.ndarray  # time the NICs carry traffic
     bytes_node: np.ndarray  # inter-node bytes per node per step [B]
     busbw_Bps: np.ndarray  # all-reduce bus bandwidth
-    utilization: np.ndarray  # T_c / T_step [0-1]
+    utilization: np.ndarray  # T_compute / T_step [0-1]
     wait_share: np.ndarray  # T_exposed / T_step [0-1]
+    mfu: np.ndarray  # model FLOPs (6 N + 12 l s h per token) / peak [0-1]
+    hfu: np.ndarray  # hardware FLOPs (with recomputation) / peak [0-1]
+    dp: np.ndarray  # data-parallel size [count]
+    microbatches: np.ndarray  # micro-batches per step per replica [count]
 
 
-def step_time(p: Inputs, topo: Topology, parallelism: str) -> StepTime:
-    """Step time of data-, FSDP- or pipeline-parallel training on the fabric.
+def step_time(p: Inputs, topo: Topology) -> StepTime:
+    """Step time of a tensor × pipeline × data (or FSDP) parallel layout on the fabric.
 
     Parameters
     ----------
     p : Inputs
         Broadcast inputs: latencies [s], ``port_bps`` [bit/s], ``efficiency`` and loss inputs,
-        model size and batch, GPU peak [FLOP/s] and efficiency.
+        model shape, batch and layout, GPU peak [FLOP/s] and kernel efficiency.
     topo : Topology
         Reads ``hops``.
-    parallelism : str
-        ``dp``, ``fsdp`` or ``pipeline``.
 
     Returns
     -------
@@ -49,10 +54,11 @@ def step_time(p: Inputs, topo: Topology, parallelism: str) -> StepTime:
 
     Notes
     -----
-    ``L = L_port + hops · L_hop``; ``α = α_NCCL + L``;
+    ``L = L_port + hops · L_hop``; ``α = α_NCCL + L``; a ring step over the network takes
+    ``max(L, L_NCCL,step)``;
     ``η = η_0 · loss_factor(p, RTT = 2L)``; per-node bandwidth ``B = r · port/8 · η``;
-    ``T_c = k P B_tok / (G F e_c)``; ``T_step`` from :func:`costmodel.performance.step_time`;
-    utilisation ``T_c / T_step``.
+    ``T_step`` and its parts from :func:`costmodel.performance.step_time`; utilisation
+    ``T_compute / T_step``.
 
     References
     ----------
@@ -60,29 +66,29 @@ def step_time(p: Inputs, topo: Topology, parallelism: str) -> StepTime:
     .. [2] D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters
        Using Megatron-LM", SC21.
     """
-    n, g, r = p.nodes, p.gpus_per_node, p.nics_per_node
     fabric_latency = p.latency_s + topo.hops * p.hop_latency_s
-    alpha = p.nccl_base_latency_s + fabric_latency
     eta = p.efficiency * performance.loss_factor(
         p.loss_model, p.loss_rate, p.port_bps, p.efficiency, 2.0 * fabric_latency,
         p.mtu_bytes, p.tcp_flows, p.mathis_c,
     )
-    node_bw = r * p.port_bps / 8.0 * eta
-    t_c = performance.compute_time(
-        p.flops_per_param_token, p.params, p.batch_tokens, n * g, p.peak_flops,
-        p.compute_efficiency,
-    )
+    node_bw = p.nics_per_node * p.port_bps / 8.0 * eta
     s = performance.step_time(
-        parallelism=parallelism, nodes=n, gpus_per_node=g, params=p.params,
-        batch_tokens=p.batch_tokens, grad_bytes=p.grad_bytes, act_bytes=p.act_bytes,
-        hidden=p.hidden, pipeline_stages=p.pipeline_stages, microbatches=p.microbatches,
-        t_compute=t_c, overlap_frac=p.overlap_frac, bucket_bytes=p.bucket_bytes,
-        node_bw_Bps=node_bw, intra_node_Bps=p.intra_node_Bps, alpha_s=alpha,
+        nodes=p.nodes, gpus_per_node=p.gpus_per_node, tp=p.tp, pp=p.pipeline_stages, vp=p.vp,
+        zero=p.zero, recompute=p.recompute, micro_seqs=p.micro_seqs, seq_len=p.seq_len,
+        batch_tokens=p.batch_tokens, params=p.params, n_layers=p.n_layers, hidden=p.hidden,
+        peak_flops=p.peak_flops, compute_eff=p.compute_efficiency, grad_bytes=p.grad_bytes,
+        param_bytes=p.param_bytes, act_bytes=p.act_bytes, bucket_bytes=p.bucket_bytes,
+        node_bw_Bps=node_bw, intra_node_Bps=p.intra_node_Bps, nvlink_eff=p.nvlink_eff,
+        alpha_base_s=p.nccl_base_latency_s, fabric_latency_s=np.maximum(p.nccl_step_latency_s, fabric_latency),
+        nvlink_latency_s=p.nvlink_latency_s, sm_share_net=p.sm_share_net, fsdp_eff=p.fsdp_eff,
     )
     t_step = s["t_step"]
     return StepTime(
-        fabric_latency_s=fabric_latency, alpha_s=alpha, efficiency=eta, node_bw_Bps=node_bw,
-        t_compute=t_c, t_step=t_step, t_comm=s["t_comm"], t_exposed=s["t_exposed"],
-        t_wire=s["t_wire"], bytes_node=s["bytes_node"], busbw_Bps=s["busbw_Bps"],
-        utilization=t_c / t_step, wait_share=s["t_exposed"] / t_step,
+        fabric_latency_s=fabric_latency, alpha_s=p.nccl_base_latency_s + fabric_latency,
+        efficiency=eta, node_bw_Bps=node_bw, t_compute=s["t_compute"], t_step=t_step,
+        t_comm=s["t_comm"], t_exposed=s["t_exposed"], t_dp_exposed=s["t_dp_exposed"],
+        t_bubble=s["t_bubble"], t_tp=s["t_tp"], t_wire=s["t_wire"], bytes_node=s["bytes_node"],
+        busbw_Bps=s["busbw_Bps"], utilization=s["t_compute"] / t_step,
+        wait_share=s["t_exposed"] / t_step, mfu=s["mfu"], hfu=s["hfu"], dp=s["dp"],
+        microbatches=s["microbatches"],
     )

@@ -9,10 +9,13 @@ from costmodel.anchors import _a100_scenario, busbw_gbs, llama3_metrics
 def test_dgx_a100_8x_hdr_busbw_matches_nccl_tests():
     """nccl-tests: DGX A100 nodes with 8 × HDR 200 Gb/s reach ≈ 192 GB/s all-reduce busbw."""
     scenario = _a100_scenario(16, 8)
-    assert 185 <= busbw_gbs(scenario)["ib-hdr-200"] <= 195
-    # at DDP's 25 MiB buckets the latency term costs bandwidth, as nccl-tests shows at 32 MB
+    large = busbw_gbs(scenario)["ib-hdr-200"]
+    assert 185 <= large <= 195
+    # at DDP's 25 MiB buckets NCCL's latency (8.4 µs per collective + 6.6 µs per ring step over
+    # the network, tuning.cc) costs a few per cent on 16 nodes. (Format 3 charged the base latency
+    # on every ring step, issue 12 defect 4, and expected 100–185 GB/s here.)
     small = costmodel.evaluate(scenario).fabric("ib-hdr-200").metrics["allreduce_busbw_gbs"]
-    assert 100 < small < 185
+    assert 0.85 * large < small < 0.99 * large
 
 
 def test_one_100g_ib_nic_equivalent_and_tcp_sockets():

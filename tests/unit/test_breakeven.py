@@ -134,8 +134,8 @@ def test_one_value_is_the_scenario_delta_and_the_max_batch_works():
     ("seed-intro-32xA100", "ib-ndr-400", "electricity_price"),
     ("seed-intro-32xA100", "ib-ndr-400", "runs_per_year"),
     ("seed-intro-32xA100", "roce-200", "tokens_per_run"),
-    ("seed-case3-128xH100", "ib-xdr-800", "pue"),
-    ("seed-case2-24xA100", "iwarp-100", "compute_efficiency"),
+    ("seed-case2-24xA100", "roce-200", "electricity_price"),  # format 4: case 3 has no PUE root any more
+    ("seed-case2-24xA100", "ib-ndr-400", "compute_efficiency"),  # nor iWARP (NCCL sockets) in case 2
 ])
 def test_scenario_field_root_is_a_root_of_the_rebuilt_scenario(preset, fabric, name):
     s = costmodel.load_preset(preset)
@@ -157,10 +157,11 @@ def test_scenario_field_root_is_a_root_of_the_rebuilt_scenario(preset, fabric, n
 
 @pytest.mark.parametrize(("preset", "fabric", "name", "target"), [
     ("seed-intro-32xA100", "roce-200", "efficiency", "roce-200"),
-    ("seed-case2-24xA100", "roce-200", "latency_s", "tcp-100"),
-    ("seed-case3-128xH100", "ib-xdr-800", "cpu_cores_per_100gbps", "tcp-100"),
+    # format 4 (issue 12) moved the roots: these comparisons have one in the default window
+    ("seed-intro-32xA100", "iwarp-100", "cpu_cores_per_100gbps", "tcp-100"),
+    ("seed-case3-128xH100", "iwarp-100", "cpu_cores_per_100gbps", "tcp-100"),
     ("seed-case1-8xA10", "iwarp-100", "nic_power_w", "tcp-100"),
-    ("seed-case3-128xH100", "roce-400", "restart_s", None),
+    ("seed-case2-24xA100", "iwarp-100", "cpu_cores_per_100gbps", "tcp-100"),
 ])
 def test_catalog_field_root_is_a_root_of_compute(preset, fabric, name, target):
     s = costmodel.load_preset(preset)
@@ -176,7 +177,7 @@ def test_catalog_field_root_is_a_root_of_compute(preset, fabric, name, target):
     ("seed-intro-32xA100", "ib-ndr-400", "switch_price", None),
     ("seed-case2-24xA100", "ib-ndr-400", "nic_price", None),
     ("seed-case3-128xH100", "ib-xdr-800", "cable_price", "ib-xdr-800"),
-    ("seed-case2-24xA100", "ib-ndr-400", "switch_price", "tcp-100"),
+    ("seed-case2-24xA100", "iwarp-100", "switch_price", "tcp-100"),
 ])
 def test_price_root_matches_the_analytic_root(preset, fabric, name, target):
     """TCO is affine in a price, so two evaluations give the root p0 − Δ0 / slope."""
@@ -195,7 +196,9 @@ def test_price_root_matches_the_analytic_root(preset, fabric, name, target):
 
 
 def test_no_root_when_the_upgrade_is_dearer_even_with_free_switches():
+    # a 1 B model trained once a year: the network is never the bottleneck, IB's NICs are dearer
     s = costmodel.load_preset("seed-case2-24xA100")
+    s = s.with_change("workload.model_params_b", 1.0).scenario.with_change("workload.runs_per_year", 1.0).scenario
     d0 = _single_delta(s, "ib-ndr-400", "switch_price", 0.0, "ib-ndr-400")
     assert d0 > 0  # the analytic root is negative: no switch price makes the upgrade pay off
     for lo in (None, 0.0):

@@ -43,8 +43,9 @@ def test_every_scenario_number_and_catalog_quantity_is_in_the_registry():
     for group, model in CATALOG_TYPES.items():
         names = {n for n, info in model.model_fields.items() if info.annotation is Quantity}
         assert names == set(quantities.group(group)), group
-    model_used = {"flops_per_param_token", "flops_per_param_token_full_recompute", "activation_bytes",
-                  "dp_overlap_frac_of_compute", "fsdp_overlap_frac_of_compute", "bucket_mib", "nccl_base_latency_us",
+    model_used = {"activation_bytes", "nvlink_efficiency", "nvlink_latency_us", "sm_share_network", "weight_bytes",
+                  "fsdp_collective_efficiency", "nccl_proxy_cores_per_gpu", "nccl_net_step_latency_us",
+                  "bucket_mib", "nccl_base_latency_us",
                   "mathis_constant", "checkpoint_bytes_per_param", "gpu_failure_rate_per_gpu_hour",
                   "node_failure_rate_per_node_hour", "d_model_per_layer"}
     assert model_used <= set(quantities.group("model")) <= set(load_catalog().model)

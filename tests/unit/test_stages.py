@@ -28,7 +28,7 @@ MAX_PIPELINE_LINES = 30
 def _run_stages(p, st):
     p = batch.broadcast_inputs(p)
     topo = topology.topology(p)
-    step = step_time.step_time(p, topo, st.parallelism)
+    step = step_time.step_time(p, topo)
     rel = reliability.reliability(p, topo)
     sched = schedule.schedule(p, step, rel, st.schedule)
     rates = cost_rates.cost_rates(p, topo, step, rel, sched, st.scope, st.horizon_years)
