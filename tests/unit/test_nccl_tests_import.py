@@ -207,6 +207,9 @@ def test_an_exact_synthetic_log_is_recovered():
     assert fit.busbw_GBps == pytest.approx(380.0, rel=0.005)
     assert fit.alpha_us == pytest.approx(25.0, rel=0.01)
     assert fit.rel_rms < 0.01 and not fit.warnings
+    factor = 2 * 31 / 32
+    assert fit.time_us([8, 1 << 30]) == pytest.approx([25.0 + 8 * factor / 380e3, 25.0 + (1 << 30) * factor / 380e3],
+                                                      rel=0.01)
 
 
 def test_a_noisy_synthetic_log_is_recovered_within_tolerance():
@@ -348,3 +351,10 @@ def test_in_place_printed_first_is_still_read_as_out_of_place():
     log = nt.parse(text.replace("\n".join(rows), "\n".join(swapped)))
     assert log.placement == "out-of-place"
     assert [r.time_us for r in log.rows] == [r.time_us for r in nt.parse(text).rows]
+
+
+def test_a_sweep_that_stops_while_busbw_still_rises_is_flagged():
+    sizes = [8 << k for k in range(20)]  # 8 B .. 4 MiB: busbw is still far below the fabric's 400 GB/s
+    fit = nt.fit(nt.parse(synthetic_log(50, 400, 32, 4, sizes=sizes)))
+    assert fit.busbw_max_GBps < 0.5 * 400
+    assert "nccl_note_extrapolated" in {w.code for w in fit.warnings}
