@@ -55,7 +55,6 @@ _RUN_START = re.compile(r"nThread\s+\d+\s+nGpus|Collective test starting")
 _FOOTER = re.compile(r"Out of bounds values|Avg bus bandwidth")
 _GPU_SHORT = re.compile(r"\b((?:GB|[A-Z]{1,2})\d{1,3}[A-Za-z]?(?:-3e)?)\b")
 _HTML = re.compile(r"<\s*(?:!doctype|html|head|body|div|table|pre|script)\b", re.IGNORECASE)
-_GROUP = ("time", "algbw", "busbw")
 
 
 @dataclass(frozen=True)
@@ -567,6 +566,6 @@ def efficiency(fit: Fit, port_gbps: float, nics_per_node: int, gpus_per_node: in
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
             raise InputError(f"{name} must be a positive number (got {value!r})", name, "a positive number")
     per_gpu_line = port_gbps / 8 * nics_per_node / gpus_per_node  # GB/s
-    if fit.log.collective in ("alltoall", "sendrecv"):
-        return fit.busbw_GBps / (port_gbps / 8 * min(1.0, nics_per_node / gpus_per_node))
-    return fit.busbw_GBps / gpus_per_node / per_gpu_line
+    if fit.log.collective in RING_COLLECTIVES or fit.log.collective is None:
+        return fit.busbw_GBps / gpus_per_node / per_gpu_line
+    return fit.busbw_GBps / (port_gbps / 8 * min(1.0, nics_per_node / gpus_per_node))
