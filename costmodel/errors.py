@@ -129,3 +129,16 @@ class FieldError(ValueError):
     def __init__(self, path: str, message: str, code: str, **values):
         super().__init__(f"{path}: {message}")
         self.path, self.message, self.code, self.values = path, message, code, values
+
+
+class NcclLogError(CodedError, ValueError):
+    """A pasted or uploaded nccl-tests log that cannot be read or fitted (``costmodel.nccl_tests``).
+
+    ``str(err)`` is the English message: what was expected and what was found. ``code``
+    (``nccl_log_…``) and ``values`` are for a user interface to translate; ``field`` is always
+    ``nccl_log`` and ``allowed`` says, in English, what the field accepts.
+    """
+
+    def __init__(self, message: str, code: str, allowed: str, **values):
+        super().__init__(message, code, **values)
+        self.field, self.allowed = "nccl_log", allowed
