@@ -70,8 +70,8 @@ def topology(p: Inputs) -> Topology:
     Switches and links from :func:`costmodel.rails.rail_fabric`; the longest path crosses
     ``2 t − 1`` switches. Node links by class from :func:`costmodel.media.node_link_classes`,
     switch links all of :func:`costmodel.media.switch_link_length`, copper or fibre
-(:func:`costmodel.media.switch_reach`); a fibre link has two
-    transceivers, DAC, active copper and AOC none. Bought = installed + spares, the spares
+    (:func:`costmodel.media.switch_reach`); a fibre link has two transceivers, DAC, active
+    copper and AOC none. Bought = installed + spares, the spares
     ``installed × fraction`` rounded to the nearest unit per item (:func:`costmodel.media.with_spares`):
     switches (per tier), DAC, AEC and AOC cables (spare_cable_frac), transceivers
     (spare_optic_frac). NICs have no spares here (they are part of the servers).
@@ -112,8 +112,8 @@ def topology(p: Inputs) -> Topology:
     return Topology(
         endpoints=fab["endpoints"], tiers=fab["tiers"], hops=2.0 * fab["tiers"] - 1.0,
         switches=fab["switches"], node_links=fab["endpoints"], switch_links=fab["switch_links"],
-        transceivers=xcvr, oversubscription=np.asarray(p.oversubscription, dtype=float) + 0.0 * fab["tiers"],
-        leaves=fab["leaves"], uplinks=fab["uplinks"], switch_link_m=sw_m + 0.0 * fab["tiers"],
+        transceivers=xcvr, oversubscription=np.asarray(p.oversubscription, dtype=float),
+        leaves=fab["leaves"], uplinks=fab["uplinks"], switch_link_m=sw_m,
         links=MappingProxyType(links), switches_bought=switches_bought,
         copper_bought=cables_bought["dac"] + cables_bought["aec"], aoc_bought=cables_bought["aoc"],
         transceivers_bought=xcvr_bought, bom=MappingProxyType(bom),
