@@ -222,3 +222,33 @@ def _inputs(nodes: int, fabric: str, nics: int = 8, **changes):
     sc = Scenario(fabrics=[fabric], baseline=fabric, cluster={"nodes": nodes, "gpu": "h100", "nics_per_node": nics})
     p = build(sc).inputs
     return broadcast_inputs(p.replace(**{k: A([[float(v)]]) for k, v in changes.items()}))
+
+
+def test_each_fabric_result_carries_its_bill_of_materials():
+    sc = Scenario(fabrics=["tcp-100", "ib-ndr-400"], baseline="tcp-100",
+                  cluster={"nodes": 32, "gpu": "h100", "nics_per_node": 8})
+    result = costmodel.evaluate(sc)
+    ndr = result.fabric("ib-ndr-400")
+    assert set(ndr.bom) == set(BOM_KEYS) and set(ndr.to_dict()["bom"]) == set(BOM_KEYS)
+    # one SuperPOD scalable unit on 64-port NDR switches: 8 leaves, 4 spines, 256 NICs
+    assert (ndr.bom["leaf_switches"], ndr.bom["spine_switches"], ndr.bom["nics"]) == (8, 4, 256)
+
+
+def test_media_rows_are_taken_by_port_rate_and_must_order_their_reaches(tmp_path):
+    import shutil
+
+    import yaml
+
+    from costmodel.catalog import DATA_DIR, load_catalog
+    from costmodel.errors import CatalogError
+
+    cat = load_catalog()
+    assert cat.media_for(100) is cat.media[100] and cat.media_for(150) is cat.media[200]
+    assert cat.media_for(1600) is cat.media[max(cat.media)]
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data)
+    doc = yaml.safe_load((data / "media.yaml").read_text(encoding="utf-8"))
+    doc["rates"]["400"]["aec_reach_m"]["typical"] = 2.0  # shorter than the DAC's 3 m
+    (data / "media.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    with pytest.raises(CatalogError, match="dac <= aec <= aoc"):
+        load_catalog(data)
