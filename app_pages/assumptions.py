@@ -113,6 +113,19 @@ for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), stri
             st.error(t("assumptions.invalid", error=md_escape(err)), icon="⚠️")
             session.refresh()  # a new revision: the table shows the values in use again
 
+with st.expander(t("assumptions.media_title")):
+    st.caption(t("assumptions.media_intro"))
+    media_rows = [(f"{rate} Gb/s", name, getattr(row, name)) for rate, row in sorted(cat.media.items())
+                  for name in type(row).model_fields]
+    media_rows += [(t("assumptions.media_layout"), name, getattr(cat.layout, name))
+                   for name in type(cat.layout).model_fields]
+    st.dataframe(pd.DataFrame([{
+        t("assumptions.col_item"): item, t("assumptions.col_quantity"): t(f"media.{name}"),
+        t("assumptions.col_default"): q.typical,
+        t("assumptions.col_source"): labels.reference_title(t, cat.references[q.source]),
+        t("assumptions.col_kind"): t(f"kind.{cat.references[q.source].kind}"), t("assumptions.col_as_of"): q.as_of,
+    } for item, name, q in media_rows]), hide_index=True, width="stretch")
+
 if st.button(t("assumptions.reset"), icon=":material/restart_alt:", key="assume_reset",
              disabled=scenario.overrides.is_empty()):
     session.replace(scenario.with_change("overrides", {}).scenario)  # a new revision: every table anew

@@ -49,6 +49,11 @@ with left, st.container(border=True):
     widgets.number(t, "cluster.host_power_kw", placeholder_value=gpu.host_power_kw.typical, digits=2)
     widgets.number(t, "cluster.host_cpu_cost_share", digits=2)
     widgets.number(t, "cluster.host_cpu_power_share", digits=2)
+    widgets.number(t, "cluster.oversubscription", digits=1, step=0.5)
+    widgets.number(t, "cluster.nodes_per_rack")
+    widgets.number(t, "cluster.spare_switch_frac", digits=2, step=0.01)
+    widgets.number(t, "cluster.spare_cable_frac", digits=2, step=0.01)
+    widgets.number(t, "cluster.spare_optic_frac", digits=2, step=0.01)
 
 tp_default = 1 if scenario.workload.parallelism == "fsdp" else (
     scenario.cluster.gpus_per_node or int(gpu.default_gpus_per_node.typical))

@@ -111,6 +111,35 @@ class FabricSpec(BaseModel):
     interruption_rate_per_endpoint_hour: Quantity
 
 
+class MediaRate(BaseModel):
+    """Link media at one port rate (see media.yaml): reach of each class [m], power per link [W]."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    dac_reach_m: Quantity
+    aec_reach_m: Quantity
+    aoc_reach_m: Quantity
+    aec_power_w: Quantity
+    aoc_power_w: Quantity
+
+    @model_validator(mode="after")
+    def _ordered(self) -> MediaRate:
+        reach = (self.dac_reach_m.typical, self.aec_reach_m.typical, self.aoc_reach_m.typical)
+        if not 0 <= reach[0] <= reach[1] <= reach[2]:
+            raise ValueError(f"need 0 <= dac <= aec <= aoc reach, got {reach}")
+        return self
+
+
+class Layout(BaseModel):
+    """The rack layout link lengths come from (see media.yaml), lengths [m]."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    rack_pitch_m: Quantity
+    row_pitch_m: Quantity
+    racks_per_row: Quantity
+    vertical_run_m: Quantity
+    service_loop_m: Quantity
+
+
 class GpuPrices(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     gpu_price: Quantity
@@ -148,6 +177,8 @@ class Catalog(BaseModel):
     gpus: dict[str, GpuSpec]
     fabrics: dict[str, FabricSpec]
     fabric_seed_claims: dict
+    media: dict[int, MediaRate]  # by port rate [Gb/s]
+    layout: Layout
     price_books: dict[str, PriceBook]
     model: dict[str, Quantity]
     scenario_defaults: dict[str, dict[str, Quantity]]
@@ -158,6 +189,11 @@ class Catalog(BaseModel):
     def default(self, group: str, name: str) -> float:
         """Typical default of scenario input ``group.name``."""
         return self.scenario_defaults[group][name].typical
+
+    def media_for(self, port_gbps: float) -> MediaRate:
+        """The media row of the smallest listed rate >= ``port_gbps`` (the highest above the table)."""
+        rates = sorted(self.media)
+        return self.media[next((r for r in rates if r >= port_gbps), rates[-1])]
 
     def constant(self, name: str) -> float:
         """Typical value of model constant ``name``."""
@@ -197,7 +233,8 @@ def _check_sources(catalog: Catalog) -> None:
             for key, val in obj.items():
                 walk(val, f"{where}.{key}")
 
-    for field in ("gpus", "fabrics", "price_books", "model", "scenario_defaults", "fx_per_usd", "seed_rule"):
+    for field in ("gpus", "fabrics", "media", "layout", "price_books", "model", "scenario_defaults", "fx_per_usd",
+                  "seed_rule"):
         walk(getattr(catalog, field), field)
     for book in catalog.price_books.values():
         missing = (set(catalog.gpus) - set(book.gpus)) | (set(catalog.fabrics) - set(book.fabrics))
@@ -216,6 +253,7 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
     gpus = _read_yaml(data_dir / "gpus.yaml")["gpus"]
     fab = _read_yaml(data_dir / "fabrics.yaml")
     defaults = _read_yaml(data_dir / "defaults.yaml")
+    media = _read_yaml(data_dir / "media.yaml")
     books = {}
     for path in sorted((data_dir / "pricebooks").glob("*.yaml")):
         raw = _read_yaml(path)
@@ -226,6 +264,8 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
             gpus=gpus,
             fabrics=fab["fabrics"],
             fabric_seed_claims=fab.get("seed_claims", {}),
+            media={int(rate): row for rate, row in media["rates"].items()},
+            layout=media["layout"],
             price_books=books,
             model=defaults["model"],
             scenario_defaults=defaults["scenario"],

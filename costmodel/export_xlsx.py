@@ -49,6 +49,7 @@ _MODEL_ROWS = (  # per fabric, values the model computes: (key, unit, editable)
     ("endpoints", "count", False),
     ("switches", "count", False),
     ("cables", "count", False),
+    ("aoc_cables", "count", False),
     ("transceivers", "count", False),
     ("kwh_network", "kWh", False),
     ("kwh_site", "kWh", False),

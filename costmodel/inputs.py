@@ -63,6 +63,17 @@ class Inputs:
     host_cpu_power_share: np.ndarray  # [0-1]
     server_price: np.ndarray  # [currency]
     rental_per_gpu_hour: np.ndarray  # [currency/GPU-h]
+    oversubscription: np.ndarray  # leaf down- over uplinks [ratio]
+    nodes_per_rack: np.ndarray  # [count]
+    spare_switch_frac: np.ndarray  # [0-1]
+    spare_cable_frac: np.ndarray  # [0-1]
+    spare_optic_frac: np.ndarray  # [0-1]
+    # rack layout (data/media.yaml), shape (1, 1)
+    rack_pitch_m: np.ndarray  # [m]
+    row_pitch_m: np.ndarray  # [m]
+    racks_per_row: np.ndarray  # [count]
+    vertical_run_m: np.ndarray  # each end [m]
+    service_loop_m: np.ndarray  # each end [m]
     # workload
     params: np.ndarray  # [parameters]
     tokens_per_run: np.ndarray  # [tokens]
@@ -123,7 +134,13 @@ class Inputs:
     switch_radix: np.ndarray  # [ports]
     switch_power_w: np.ndarray  # [W]
     optic_power_w: np.ndarray  # [W]
-    cable_power_w: np.ndarray  # per node link [W]
+    cable_power_w: np.ndarray  # per passive copper (DAC) link [W]
+    # link media at the fabric's port rate (data/media.yaml), shape (1, F)
+    dac_reach_m: np.ndarray  # [m]
+    aec_reach_m: np.ndarray  # [m]
+    aoc_reach_m: np.ndarray  # [m]
+    aec_power_w: np.ndarray  # per active copper link [W]
+    aoc_power_w: np.ndarray  # per active optical cable [W]
     ops_factor: np.ndarray  # [ratio]
     net_fail_per_endpoint_hour: np.ndarray  # [1/h]
     nic_price: np.ndarray  # [currency]
@@ -244,7 +261,12 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
         zero=_scalar(ZERO_STAGE[w.parallelism]),
         value_of_cluster_hour=_scalar(vch),
         loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
+        **{name: _scalar(getattr(cat.layout, name).typical) for name in type(cat.layout).model_fields},
     )
+    # link media of each fabric's port rate (no range: chosen by rate, not drawn)
+    fab_media = [cat.media_for(f.port_gbps.typical) for f in fab_specs]
+    arrays.update({name: _col([getattr(m, name).typical for m in fab_media])
+                   for name in ("dac_reach_m", "aec_reach_m", "aoc_reach_m", "aec_power_w", "aoc_power_w")})
     # catalog quantities the model reads in code: a scenario override
     special = {
         "gpu.host_power_kw": lambda: q("host_power_kw", gpu.host_power_kw, override=c.host_power_kw),

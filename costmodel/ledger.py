@@ -14,9 +14,10 @@ Names the formulas read (units): inputs of :class:`~costmodel.inputs.Inputs` by 
 ``horizon``          years of operation ``H`` [year]
 ``year``             the year ``t`` = 0 … H (0 = purchase)
 ``endpoints``        NIC ports ``E`` [count]
-``switches``         switches of the fat tree [count]
-``cables``           node-to-leaf links [count]
-``transceivers``     optical transceivers [count]
+``switches``         switches bought, spares included [count]
+``cables``           copper cables bought (passive DAC and active copper), spares included [count]
+``aoc_cables``       active optical cables bought, spares included [count]
+``transceivers``     optical transceivers bought (two per fibre link), spares included [count]
 ``kwh_network``      network energy per year before PUE [kWh/year]
 ``kwh_site``         cluster energy counted in this scope per year before PUE [kWh/year]
 ``cpu_share``        share of host CPU taken by the transport [0-1]
@@ -67,8 +68,10 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("capex_nics", "part", _n("endpoints") * _n("nic_price"), "currency", "NICs: E × NIC price"),
     Entry("capex_switches", "part", _n("switches") * _n("switch_price"), "currency",
           "switches × switch price"),
-    Entry("capex_links", "part", _n("cables") * _n("cable_price") + _n("transceivers") * _n("optic_price"),
-          "currency", "node links × cable price + transceivers × optic price"),
+    Entry("capex_links", "part",
+          _n("cables") * _n("cable_price") + (_n("aoc_cables") + _n("transceivers")) * _n("optic_price"),
+          "currency", "copper cables × cable price + (AOCs + transceivers) × optic price (an AOC at one "
+          "transceiver's price until the media are priced per class)"),
     Entry("capex_install", "part", nodes * _n("install_per_node"), "currency", "nodes × installation per node"),
     Entry("energy_kwh", "part", _n("kwh_network") * pue + _n("kwh_site") * pue, "kWh/year",
           "facility energy per year: (network + site share) × PUE"),

@@ -8,7 +8,7 @@ numpy-financial sign convention (cash out is negative), so it is ``-pv_cost``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -60,12 +60,15 @@ class FabricResult:
     breakdown: dict[str, float]
     yearly: list[dict[str, float]]
     metrics: dict[str, float | None]
+    #: bill of materials: items installed and spares (stages.topology.BOM_KEYS) [count]
+    bom: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy)."""
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "metrics"}
         d["breakdown"] = dict(self.breakdown)
         d["yearly"] = [dict(y) for y in self.yearly]
+        d["bom"] = dict(self.bom)
         d.update(self.metrics)
         d["ratio_vs_baseline"] = _clean(d["ratio_vs_baseline"])
         return d
@@ -187,6 +190,7 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             breakdown={c: float(out.breakdown[c][0, j]) for c in CATEGORIES},
             yearly=rows,
             metrics={k: _clean(out.metrics[k][0, j]) for k in METRIC_KEYS},
+            bom={k: float(v[0, j]) for k, v in out.bom.items()},
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,

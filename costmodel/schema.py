@@ -74,6 +74,31 @@ class Cluster(BaseModel):
         **_b("cluster.host_cpu_power_share"),
         description="share of the host (non-GPU) power drawn by CPUs and memory [0-1]",
     )
+    oversubscription: float = Field(
+        default_factory=_d("cluster", "oversubscription"),
+        **_b("cluster.oversubscription"),
+        description="leaf switches' down- over uplinks [ratio]; 1 = non-blocking",
+    )
+    nodes_per_rack: int = Field(
+        default_factory=_d("cluster", "nodes_per_rack", int),
+        **_b("cluster.nodes_per_rack"),
+        description="GPU servers per rack [count]; sets the cable lengths and so the link media",
+    )
+    spare_switch_frac: float = Field(
+        default_factory=_d("cluster", "spare_switch_frac"),
+        **_b("cluster.spare_switch_frac"),
+        description="spare switches bought, a share of those installed [0-1]",
+    )
+    spare_cable_frac: float = Field(
+        default_factory=_d("cluster", "spare_cable_frac"),
+        **_b("cluster.spare_cable_frac"),
+        description="spare cables (DAC, active copper, AOC) bought, a share of those installed [0-1]",
+    )
+    spare_optic_frac: float = Field(
+        default_factory=_d("cluster", "spare_optic_frac"),
+        **_b("cluster.spare_optic_frac"),
+        description="spare transceivers bought, a share of those installed [0-1]",
+    )
 
 
 class Workload(BaseModel):

@@ -50,6 +50,7 @@ class Outputs:
     breakdown: dict[str, np.ndarray]  # per category, summed over the horizon
     metrics: dict[str, np.ndarray]
     drivers: dict[str, np.ndarray | float]  # the non-input names the ledger reads
+    bom: dict[str, np.ndarray]  # bill of materials: items installed and spares, see stages.topology.BOM_KEYS
 
     def yearly(self) -> dict[str, np.ndarray]:
         """Cost per category and year, arrays of shape ``(S, F, H+1)``."""
@@ -82,5 +83,5 @@ def compute(p: Inputs, st: Structure) -> Outputs:
         structure=st, amounts={c: rates.amounts[c] for c in CATEGORIES},
         capex_schedule=flows.capex_schedule, recurring_schedule=flows.recurring_schedule,
         discount=flows.discount, tco=flows.tco, pv_cost=flows.pv_cost, breakdown=flows.breakdown,
-        metrics=dict(figures.values), drivers=rates.drivers,
+        metrics=dict(figures.values), drivers=rates.drivers, bom=dict(topo.bom),
     )

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-MAX_TIERS = 6
+#: enough for any bounded input: 4-port switches (the registry's least radix) under 1.6 M NIC ports
+MAX_TIERS = 40
 
 
 def tiers(endpoints: np.ndarray, radix: np.ndarray) -> np.ndarray:
@@ -31,7 +32,10 @@ def tiers(endpoints: np.ndarray, radix: np.ndarray) -> np.ndarray:
     half = np.asarray(radix, dtype=float) / 2.0
     t = np.where(e > 2.0 * half, 2.0, 1.0)
     for level in range(3, MAX_TIERS + 1):
-        t = t + (e > 2.0 * half ** (level - 1))
+        more = e > 2.0 * half ** (level - 1)
+        if not more.any():
+            break
+        t = t + more
     return t
 
 

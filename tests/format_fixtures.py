@@ -36,14 +36,16 @@ def assert_same_results(got: dict, made: dict) -> None:
 
 
 #: fields a later format added (their defaults fill them) or replaced, by the format that did it
-ADDED_FIELDS = {"workload": ("virtual_stages", "micro_batch_seqs", "seq_len", "tensor_parallel", "layers")}
+ADDED_FIELDS = {"workload": ("virtual_stages", "micro_batch_seqs", "seq_len", "tensor_parallel", "layers"),
+                "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
+                            "spare_optic_frac")}
 REPLACED_FIELDS = {"workload": ("pipeline_microbatches",)}  # format 4: micro_batch_seqs
 
 
 def assert_same_scenario(dumped: dict, saved: dict) -> None:
     """Every field the old file saved is unchanged in the opened scenario, except the ones a later
     format replaced; the fields later formats added hold their defaults or what a migration set."""
-    from costmodel.schema import Workload
+    from costmodel.schema import Cluster, Workload
 
     for section, value in saved.items():
         if not isinstance(value, dict) or section not in ADDED_FIELDS:
@@ -53,10 +55,14 @@ def assert_same_scenario(dumped: dict, saved: dict) -> None:
         assert {k: dumped[section][k] for k in kept} == kept, section
         added = set(dumped[section]) - set(value)
         assert added <= set(ADDED_FIELDS[section]), added
-    defaults = Workload().model_dump(mode="json")
-    for name in ("virtual_stages", "seq_len", "tensor_parallel", "layers"):
-        if name not in saved.get("workload", {}):
-            assert dumped["workload"][name] == defaults[name], name
+    for section, model, names in (("workload", Workload, ("virtual_stages", "seq_len", "tensor_parallel", "layers")),
+                                  ("cluster", Cluster, ADDED_FIELDS["cluster"])):
+        defaults = model.model_fields
+        for name in names:
+            if name not in saved.get(section, {}):
+                field = defaults[name]
+                default = field.default_factory() if field.default_factory else field.default
+                assert dumped[section][name] == default, name
 
 
 def v1_file(name: str) -> bytes:

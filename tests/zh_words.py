@@ -58,6 +58,14 @@ CITED = (
     "QM8700", "QM9700", "Q3400", "X800", "SN2700", "SN3700", "SN4700", "Broadcom", "Tomahawk", "Arista",
     "Edgecore", "Intel", "E810", "T62100", "GBASE", "nccl-tests", "linux-rdma", "perftest", "netperf", "Simple",
     "algbw", "busbw", "aRFS", "PFC", "DCQCN", "MSS", "RTT", "sqrt", "FLOPs", "TFLOPS", "MiB", "GenAI", "AI",
+    # rail-optimised topology and link media (issue 12)
+    "DGX SuperPOD Reference Architecture", "Network Fabrics", "RA-11333-001", "B300",
+    "Cable Management Guidelines and FAQ", "DAC", "AOC",
+    "Interconnect Structured Cabling Requirements for InfiniBand NDR/XDR and 400/800G ETH Solutions",
+    "MPO", "OM4", "LC", "LinkX", "MCP7Y00", "MCA7J70", "MCA7J60", "SR4", "MMA4Z00-NS400", "OSFP", "MMS4X00-NS",
+    "Luxoptx", "From 100G to 400G/800G: Network Evolution's Transformative Impact on AI Cluster Economics",
+    "QSFP28", "SN5000 Switch Systems User Manual", "Data Interfaces", "SN5600", "Tb", "ByteDance", "MegaScale",
+    "NSDI", "mellanox/mlxsw", "wiki", "Release notes", "SN3800", "SN4600C",
     # file paths and code identifiers
     "doc/PERFORMANCE.md", "src/graph/tuning.cc", "calculon/llm/llm.py", "shared/seeds/000_2724ac920a2469df.txt",
     "all_reduce_perf", "bucket_cap_mb", "ib_write_lat", "ib_send_lat", "TCP_RR", "n_layer", "d_model",

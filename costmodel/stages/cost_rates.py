@@ -52,7 +52,10 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
 
     Notes
     -----
-    Drivers: network power ``(E P_nic + S P_sw + X P_optic + C P_cable) / 1000`` [kW] over 8760 h;
+    Drivers: network power of the installed fabric ``(E P_nic + S P_sw + X P_optic + C_dac P_cable
+    + C_aec P_aec + C_aoc P_aoc) / 1000`` [kW] over 8760 h (spares on the shelf draw nothing); the
+    counts bought (spares included) for capex: switches, copper cables (DAC and active copper),
+    AOCs and transceivers;
     site energy before PUE — cluster scope ``N (busy · P_busy + (8760 − busy) P_idle)``, fabric
     scope ``N P_busy · busy · wait share`` (the cluster waiting on the network); CPU share
     ``min(1, cores/100G · traffic · duty / cores)``; value of a cluster-hour (rental × GPUs when
@@ -70,8 +73,10 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     busy_h = sched.busy_hours
     gpu_busy_kw = g * p.gpu_tdp_kw * p.gpu_busy_frac + p.host_power_kw
     gpu_idle_kw = g * p.gpu_tdp_kw * p.gpu_idle_frac + p.host_power_kw
+    links = topo.links
     net_kw = (topo.endpoints * p.nic_power_w + topo.switches * p.switch_power_w
-              + topo.transceivers * p.optic_power_w + topo.node_links * p.cable_power_w) / W_PER_KW
+              + topo.transceivers * p.optic_power_w + links["dac"] * p.cable_power_w
+              + links["aec"] * p.aec_power_w + links["aoc"] * p.aoc_power_w) / W_PER_KW
     if fabric_only:
         kwh_site = n * gpu_busy_kw * busy_h * step.wait_share
     else:
@@ -87,9 +92,10 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
         "scope_cluster": 0.0 if fabric_only else 1.0,
         "horizon": float(horizon_years),
         "endpoints": topo.endpoints,
-        "switches": topo.switches,
-        "cables": topo.node_links,
-        "transceivers": topo.transceivers,
+        "switches": topo.switches_bought,
+        "cables": topo.copper_bought,
+        "aoc_cables": topo.aoc_bought,
+        "transceivers": topo.transceivers_bought,
         "kwh_network": net_kw * HOURS_PER_YEAR,
         "kwh_site": kwh_site,
         "cpu_share": cpu_share,

@@ -16,7 +16,7 @@ from costmodel.inputs import Inputs, build
 from costmodel.tco import CATEGORIES, compute
 
 INPUT_NAMES = {f.name for f in dataclasses.fields(Inputs)}
-DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "cables", "transceivers", "kwh_network",
+DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "cables", "aoc_cables", "transceivers", "kwh_network",
            "kwh_site", "cpu_share", "busy_h", "lost_h", "vch"}
 
 
@@ -57,7 +57,7 @@ def test_ledger_amounts_equal_the_categories_written_out_by_hand(preset):
     cluster = stc.scope == "cluster"
     n = p.nodes
     network = (d["endpoints"] * p.nic_price + d["switches"] * p.switch_price + d["cables"] * p.cable_price
-               + d["transceivers"] * p.optic_price + n * p.install_per_node)
+               + (d["aoc_cables"] + d["transceivers"]) * p.optic_price + n * p.install_per_node)
     lost = m["lost_hours_per_year"] if cluster else m["network_lost_hours_per_year"]
     want = {
         "compute_capex": n * p.server_price * cluster,
