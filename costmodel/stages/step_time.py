@@ -37,6 +37,30 @@ class StepTime:
     microbatches: np.ndarray  # micro-batches per step per replica [count]
 
 
+def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
+    """The fabric latency [s], loss-adjusted efficiency, node bandwidth [B/s] and the keyword
+    arguments of :func:`costmodel.performance.step_time` for the scenario's layout (a layout
+    search replaces ``tp``, ``pp``, ``vp``, ``zero`` and ``micro_seqs``)."""
+    fabric_latency = p.latency_s + topo.hops * p.hop_latency_s
+    eta = p.efficiency * performance.loss_factor(
+        p.loss_model, p.loss_rate, p.port_bps, p.efficiency, 2.0 * fabric_latency,
+        p.mtu_bytes, p.tcp_flows, p.mathis_c,
+    )
+    node_bw = p.nics_per_node * p.port_bps / 8.0 * eta
+    args = dict(
+        nodes=p.nodes, gpus_per_node=p.gpus_per_node, tp=p.tp, pp=p.pipeline_stages, vp=p.vp,
+        zero=p.zero, recompute=p.recompute, micro_seqs=p.micro_seqs, seq_len=p.seq_len,
+        batch_tokens=p.batch_tokens, params=p.params, n_layers=p.n_layers, hidden=p.hidden,
+        peak_flops=p.peak_flops, compute_eff=p.compute_efficiency, grad_bytes=p.grad_bytes,
+        param_bytes=p.param_bytes, act_bytes=p.act_bytes, bucket_bytes=p.bucket_bytes,
+        node_bw_Bps=node_bw, intra_node_Bps=p.intra_node_Bps, nvlink_eff=p.nvlink_eff,
+        alpha_base_s=p.nccl_base_latency_s,
+        fabric_latency_s=np.maximum(p.nccl_step_latency_s, fabric_latency),
+        nvlink_latency_s=p.nvlink_latency_s, sm_share_net=p.sm_share_net, fsdp_eff=p.fsdp_eff,
+    )
+    return fabric_latency, eta, node_bw, args
+
+
 def step_time(p: Inputs, topo: Topology) -> StepTime:
     """Step time of a tensor × pipeline × data (or FSDP) parallel layout on the fabric.
 
@@ -66,22 +90,8 @@ def step_time(p: Inputs, topo: Topology) -> StepTime:
     .. [2] D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters
        Using Megatron-LM", SC21.
     """
-    fabric_latency = p.latency_s + topo.hops * p.hop_latency_s
-    eta = p.efficiency * performance.loss_factor(
-        p.loss_model, p.loss_rate, p.port_bps, p.efficiency, 2.0 * fabric_latency,
-        p.mtu_bytes, p.tcp_flows, p.mathis_c,
-    )
-    node_bw = p.nics_per_node * p.port_bps / 8.0 * eta
-    s = performance.step_time(
-        nodes=p.nodes, gpus_per_node=p.gpus_per_node, tp=p.tp, pp=p.pipeline_stages, vp=p.vp,
-        zero=p.zero, recompute=p.recompute, micro_seqs=p.micro_seqs, seq_len=p.seq_len,
-        batch_tokens=p.batch_tokens, params=p.params, n_layers=p.n_layers, hidden=p.hidden,
-        peak_flops=p.peak_flops, compute_eff=p.compute_efficiency, grad_bytes=p.grad_bytes,
-        param_bytes=p.param_bytes, act_bytes=p.act_bytes, bucket_bytes=p.bucket_bytes,
-        node_bw_Bps=node_bw, intra_node_Bps=p.intra_node_Bps, nvlink_eff=p.nvlink_eff,
-        alpha_base_s=p.nccl_base_latency_s, fabric_latency_s=np.maximum(p.nccl_step_latency_s, fabric_latency),
-        nvlink_latency_s=p.nvlink_latency_s, sm_share_net=p.sm_share_net, fsdp_eff=p.fsdp_eff,
-    )
+    fabric_latency, eta, node_bw, args = step_args(p, topo)
+    s = performance.step_time(**args)
     t_step = s["t_step"]
     return StepTime(
         fabric_latency_s=fabric_latency, alpha_s=p.nccl_base_latency_s + fabric_latency,
