@@ -72,6 +72,13 @@ with middle, st.container(border=True):
     widgets.number(t, "workload.seq_len", step=1024)
     widgets.number(t, "workload.hidden_size")
     widgets.number(t, "workload.layers")
+    widgets.number(t, "workload.experts")
+    if scenario.workload.experts:
+        widgets.number(t, "workload.top_k")
+        widgets.number(t, "workload.expert_parallel")
+        widgets.number(t, "workload.active_params_b", digits=1)
+        widgets.number(t, "workload.a2a_overlap", digits=2, step=0.05)
+        widgets.toggle(t, "workload.moe_node_dedup")
     widgets.toggle(t, "workload.full_recompute")
     widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)
     if scenario.workload.schedule == "plan":

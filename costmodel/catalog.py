@@ -98,6 +98,7 @@ class FabricSpec(BaseModel):
     latency_us: Quantity
     hop_latency_us: Quantity
     efficiency: Quantity
+    alltoall_efficiency: Quantity
     loss_rate: Quantity
     mtu_bytes: Quantity
     tcp_flows_per_port: Quantity

@@ -91,6 +91,12 @@ class Inputs:
     pipeline_stages: np.ndarray  # [count]
     vp: np.ndarray  # interleaved chunks per stage [count]
     zero: np.ndarray  # ZeRO stage of the data-parallel dimension, 0-3
+    experts: np.ndarray  # routed experts, 0 = dense [count]
+    top_k: np.ndarray  # experts per token [count]
+    ep: np.ndarray  # expert-parallel size [count]
+    active_params: np.ndarray  # parameters per token [count]
+    a2a_overlap: np.ndarray  # [0-1]
+    node_dedup: np.ndarray  # 1 = node-deduplicated expert dispatch
     runs_per_year: np.ndarray  # [count/year]
     bucket_bytes: np.ndarray  # [B]
     nvlink_eff: np.ndarray  # [0-1]
@@ -126,6 +132,7 @@ class Inputs:
     latency_s: np.ndarray  # [s]
     hop_latency_s: np.ndarray  # [s]
     efficiency: np.ndarray  # [0-1]
+    a2a_efficiency: np.ndarray  # all-to-all bandwidth per NIC / line rate [0-1]
     loss_rate: np.ndarray  # [0-1]
     mtu_bytes: np.ndarray  # [B]
     tcp_flows: np.ndarray  # [count]
@@ -259,6 +266,11 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
         pipeline_stages=_scalar(w.pipeline_stages if w.parallelism == "pipeline" else 1),
         vp=_scalar(w.virtual_stages if w.parallelism == "pipeline" else 1),
         zero=_scalar(ZERO_STAGE[w.parallelism]),
+        experts=_scalar(w.experts or 0),
+        node_dedup=_scalar(1.0 if w.moe_node_dedup else 0.0),
+        ep=_scalar(w.expert_parallel or (min(w.experts, g) if w.experts else 1)),
+        active_params=_scalar(params if w.active_params_b is None else
+                              w.active_params_b * quantities.spec("workload.active_params_b").model.scale),
         value_of_cluster_hour=_scalar(vch),
         loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
         **{name: _scalar(getattr(cat.layout, name).typical) for name in type(cat.layout).model_fields},

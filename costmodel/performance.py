@@ -15,6 +15,10 @@ axis is the last of the batch shape (a layout search adds one more). One step of
   gradient shard per step, bucket by bucket, which can hide only behind the *last* micro-batch's
   backward (and, with a sharded optimizer, the first one's forward), slowed by the SMs NCCL's
   kernels take [7]; the last bucket is always exposed;
+* **mixture of experts**: per MoE layer and micro-batch a dispatch and a combine all-to-all
+  forward and backward (and again under recomputation) of the GPU's ``b s / t`` tokens × ``k``
+  experts × ``h``; the share bound for other nodes runs at one NIC per GPU at the fabric's
+  all-to-all efficiency (NCCL's all-to-all does not aggregate NICs), the rest over NVLink [9];
 * **ZeRO-3 / FSDP**: per micro-batch an all-gather of the weights for the forward and again for
   the backward, and a reduce-scatter of the gradients, layer by layer with prefetch: hidden
   behind that micro-batch's forward/backward, except one layer's worth [3, 8].
@@ -36,6 +40,8 @@ References
 .. [6] C. Guo et al., "RDMA over Commodity Ethernet at Scale", SIGCOMM 2016 (go-back-N).
 .. [7] M. Isaev et al., "Calculon", SC23 (DP all-reduce overlapped with the last backward;
    SM share of communication kernels).
+.. [9] NVIDIA nccl-tests issue #267 (all-to-all is bounded by one NIC per GPU); DeepSeek-AI,
+   DeepEP README (all-to-all at 0.86-0.94 of a 400G NIC on InfiniBand).
 .. [8] Y. Zhao et al., "PyTorch FSDP", VLDB 2023, arXiv:2304.11277 (per-unit all-gather with
    prefetch, reshard after forward).
 """
@@ -112,6 +118,8 @@ def step_time(
     params, n_layers, hidden, peak_flops, compute_eff, grad_bytes, param_bytes, act_bytes,
     bucket_bytes, node_bw_Bps, intra_node_Bps, nvlink_eff, alpha_base_s, fabric_latency_s,
     nvlink_latency_s, sm_share_net, fsdp_eff,
+    experts=0.0, top_k=0.0, ep=1.0, active_params=None, a2a_bw_gpu_Bps=1.0, a2a_overlap=0.0,
+    node_dedup=0.0,
 ):
     """Step time and its parts for a ``t × p × d`` layout (arrays that broadcast together).
 
@@ -131,6 +139,12 @@ def step_time(
         per algorithm step across the fabric and over NVLink [s]
     sm_share_net : share of the SMs the network collectives' kernels take while overlapped [0-1]
     fsdp_eff : share of the all-reduce bus bandwidth the ZeRO-3 gathers reach [0-1]
+    experts, top_k, ep : routed experts (0 = a dense model), experts per token, expert-parallel size
+    active_params : parameters a token passes through (MoE) [count]; ``None`` = ``params``
+    a2a_bw_gpu_Bps : one GPU's all-to-all bandwidth to other nodes (one NIC at most) [B/s]
+    a2a_overlap : share of the all-to-all time hidden behind other micro-batches' compute [0-1]
+    node_dedup : 1 when a token bound for several experts on one node crosses the fabric once
+        (DeepEP-style dispatch) instead of once per expert (a plain all-to-all)
 
     Returns
     -------
@@ -148,7 +162,10 @@ def step_time(
     batch_seqs = batch_tokens / seq_len
     b = np.minimum(micro_seqs, batch_seqs / dp)  # a batch smaller than d·b splits sequences
     m = batch_seqs / (dp * b)
-    f_model = transformer.model_flops_per_token(params, n_layers, seq_len, hidden)
+    experts = np.asarray(experts, dtype=float)
+    moe = (experts > 0).astype(float)
+    p_act = params if active_params is None else np.where(moe > 0, active_params, params)
+    f_model = transformer.model_flops_per_token(p_act, n_layers, seq_len, hidden)
     f_hw = transformer.hardware_flops_per_token(f_model, rec)
     t_mb = f_hw * b * seq_len / (tp * pp * peak_flops * compute_eff)
     f_bwd = np.where(rec > 0, 0.75, 2.0 / 3.0)  # share of a micro-batch's compute after its forward
@@ -171,7 +188,9 @@ def step_time(
     cross = _crossing(dp, k)
     groups = g / k
     ring = (dp - 1.0) / dp
-    shard = params / (tp * pp)
+    # expert weights are split over the ep ranks: a GPU holds the dense part and 1/ep of the experts
+    share = transformer.expert_share(params, p_act, experts, top_k)
+    shard = params * (1.0 - share + share / ep) / (tp * pp)
     s_grad, s_param = shard * grad_bytes, shard * param_bytes
     spans = dp / k
     step_lat = fabric_latency_s * cross
@@ -191,17 +210,34 @@ def step_time(
     fwd_c, bwd_c = (1.0 - f_bwd) * t_mb, f_bwd * t_mb
     z3_exposed_mb = (np.maximum(t_ag - fwd_c, t_ag / units) + np.maximum(t_ag + t_rs - bwd_c, (t_ag + t_rs) / units)
                      + sm_share_net * (np.minimum(t_ag, fwd_c) + np.minimum(t_ag + t_rs, bwd_c)))
+    # mixture of experts: dispatch and combine all-to-alls in every layer's forward and backward
+    tokens = b * seq_len / tp  # a tensor-parallel rank holds 1/t of the tokens (sequence parallel)
+    ep_local = np.minimum(ep, np.maximum(1.0, g / tp))  # ep ranks on one node
+    remote = np.maximum(0.0, ep - ep_local) / ep
+    local = np.maximum(0.0, ep_local - 1.0) / ep
+    routed = tokens * hidden * act_bytes * top_k  # bytes a GPU sends per all-to-all
+    # node-deduplicated dispatch: a token crosses the fabric once per distinct remote node among its
+    # k experts, N (1 − (1 − 1/N)^k) · (N − 1)/N nodes for experts spread over N = ep/ep_local nodes
+    n_ep_nodes = np.maximum(1.0, ep / ep_local)
+    distinct_remote = n_ep_nodes * (1.0 - (1.0 - 1.0 / n_ep_nodes) ** top_k) * (n_ep_nodes - 1.0) / n_ep_nodes
+    per_token_remote = np.where(np.asarray(node_dedup) > 0, distinct_remote, top_k * remote)
+    remote_bytes = tokens * hidden * act_bytes * per_token_remote
+    n_a2a = moe * (n_layers / pp) * (4.0 + 2.0 * rec)
+    t_a2a_mb = n_a2a * (remote_bytes / a2a_bw_gpu_Bps + routed * local / nvlink
+                        + alpha_base_s + fabric_latency_s * (remote > 0))
+    a2a_exposed_mb = (1.0 - a2a_overlap) * t_a2a_mb
     z3 = (zero >= 3).astype(float)
     slots = m + (pp - 1.0) / vp
-    mb_time = t_mb + t_tp_mb + t_p2p_mb + z3 * z3_exposed_mb
+    mb_time = t_mb + t_tp_mb + t_p2p_mb + a2a_exposed_mb + z3 * z3_exposed_mb
     dp_exposed = (1.0 - z3) * ar_exposed
     t_step = slots * mb_time + dp_exposed
     p2p_net = stage_net * (pp > 1) * 2.0 * vp * m * p2p_bytes * g  # bytes per node per step
+    a2a_net = m * n_a2a * remote_bytes * g
     dp_bytes = z3 * m * (2.0 * v_ag + v_rs) + (1.0 - z3) * v_ar
     t_dp_comm = z3 * m * (2.0 * t_ag + t_rs) + (1.0 - z3) * t_ar
     t_p2p = slots * t_p2p_mb
     t_p2p_net = t_p2p * stage_net
-    tokens = batch_tokens
+    t_a2a_net = m * n_a2a * remote_bytes / a2a_bw_gpu_Bps
     with np.errstate(divide="ignore", invalid="ignore"):
         busbw = np.where(t_ar > 0, v_ar / np.where(t_ar > 0, t_ar, 1.0), node_bw_Bps)
     return {
@@ -211,14 +247,15 @@ def step_time(
         "t_bubble": (slots - m) * mb_time,
         "t_tp": slots * t_tp_mb,
         "t_p2p": t_p2p,
-        "t_comm": t_dp_comm + t_p2p_net,
-        "t_exposed": dp_exposed + z3 * slots * z3_exposed_mb + t_p2p_net,
+        "t_comm": t_dp_comm + t_p2p_net + t_a2a_net,
+        "t_exposed": dp_exposed + z3 * slots * z3_exposed_mb + t_p2p_net + slots * a2a_exposed_mb,
+        "t_a2a": slots * t_a2a_mb,
         "t_dp_exposed": dp_exposed + z3 * slots * z3_exposed_mb,
-        "t_wire": (dp_bytes + p2p_net) / node_bw_Bps,
-        "bytes_node": dp_bytes + p2p_net,
+        "t_wire": (dp_bytes + p2p_net) / node_bw_Bps + t_a2a_net,
+        "bytes_node": dp_bytes + p2p_net + a2a_net,
         "busbw_Bps": np.broadcast_to(busbw, np.shape(t_step)),
-        "mfu": f_model * tokens / (t_step * gpus * peak_flops),
-        "hfu": f_hw * tokens / (t_step * gpus * peak_flops),
+        "mfu": f_model * batch_tokens / (t_step * gpus * peak_flops),
+        "hfu": f_hw * batch_tokens / (t_step * gpus * peak_flops),
         "dp": dp,
         "microbatches": m,
         "micro_seqs": b,

@@ -67,7 +67,9 @@ def scenario_of(run: dict, compute_efficiency: float | None = None) -> Scenario:
     w["tokens_per_run_b"] = run.get("tokens_b", 1.0)
     if compute_efficiency is not None:
         w["compute_efficiency"] = compute_efficiency
+    overrides = {"gpus": {run["gpu"]: run["gpu_overrides"]}} if run.get("gpu_overrides") else {}
     return Scenario.model_validate({
+        "overrides": overrides,
         "name": run["id"],
         "cluster": {"nodes": run["nodes"], "gpu": run["gpu"], "gpus_per_node": 8, "nics_per_node": 8},
         "workload": w,
@@ -101,6 +103,9 @@ def _figure(run: dict, m: dict) -> float:
         return m["step_time_s"]
     if metric == "mfu":
         return m["mfu"]
+    seqs = run["workload"]["global_batch_seqs"] * run["workload"]["seq_len"]
+    if metric == "tokens_per_gpu_s":
+        return seqs / (m["step_time_s"] * run["nodes"] * 8)
     tokens = run["tokens_b"] * 1e9
     batch = run["workload"]["global_batch_seqs"] * run["workload"]["seq_len"]
     return tokens / batch * m["step_time_s"] / SECONDS_PER_DAY
@@ -140,6 +145,8 @@ def check_runs() -> tuple[tuple[RunCheck, ...], dict[str, float]]:
 def _fmt(metric: str, x: float) -> str:
     if metric == "mfu":
         return f"{x:.1%}"
+    if metric == "tokens_per_gpu_s":
+        return f"{x:,.0f} tok/s/GPU"
     return f"{x:.1f} d" if metric == "days" else f"{x:.2f} s"
 
 

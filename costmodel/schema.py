@@ -158,6 +158,28 @@ class Workload(BaseModel):
         None, **_b("workload.tensor_parallel"),
         description="tensor-parallel size; empty = the GPUs of a node (data parallel, pipeline) or 1 (FSDP)",
     )
+    experts: int | None = Field(
+        None, **_b("workload.experts"), description="routed experts of a mixture-of-experts model; empty = dense"
+    )
+    top_k: int = Field(
+        default_factory=_d("workload", "top_k", int), **_b("workload.top_k"),
+        description="experts each token is routed to [count]",
+    )
+    expert_parallel: int | None = Field(
+        None, **_b("workload.expert_parallel"),
+        description="GPUs the experts are spread over; empty = one node's GPUs (as many as there are experts)",
+    )
+    active_params_b: float | None = Field(
+        None, **_b("workload.active_params_b"),
+        description="parameters each token passes through [billions]; empty = all (dense)",
+    )
+    a2a_overlap: float = Field(
+        default_factory=_d("workload", "a2a_overlap"), **_b("workload.a2a_overlap"),
+        description="share of the expert all-to-all hidden behind other micro-batches' compute [0-1]",
+    )
+    moe_node_dedup: bool = Field(
+        False, description="a token crosses the fabric once per remote node, not per expert (DeepEP dispatch)"
+    )
     layers: int | None = Field(
         None, **_b("workload.layers"), description="transformer layers; empty = from size and width (P ≈ 12 l h²)"
     )

@@ -86,3 +86,18 @@ def activation_bytes_per_gpu(seq_len, micro_seqs, hidden, n_layers, tp, pp, vp, 
     interleave = 1.0 + (pp - 1.0) / (pp * vp)
     held = per_layer * (n_layers / pp) * in_flight * interleave
     return held + r * per_layer_full
+
+
+def expert_share(params, active_params, experts, top_k):
+    """Share of a mixture-of-experts model's parameters that sit in its routed experts [0-1].
+
+    With ``P = P_dense + P_experts`` and ``P_active = P_dense + P_experts · k/E``:
+    ``P_experts / P = (1 − P_active/P) / (1 − k/E)``; 0 for a dense model (``E = 0``).
+
+    >>> round(float(expert_share(671e9, 37e9, 256, 8)), 3)
+    0.974
+    """
+    e = np.asarray(experts, dtype=float)
+    safe_e = np.where(e > 0, e, 1.0)
+    frac = (1.0 - active_params / params) / np.maximum(1e-12, 1.0 - top_k / safe_e)
+    return np.where(e > 0, np.clip(frac, 0.0, 1.0), 0.0)

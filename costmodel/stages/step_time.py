@@ -57,6 +57,9 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
         alpha_base_s=p.nccl_base_latency_s,
         fabric_latency_s=np.maximum(p.nccl_step_latency_s, fabric_latency),
         nvlink_latency_s=p.nvlink_latency_s, sm_share_net=p.sm_share_net, fsdp_eff=p.fsdp_eff,
+        experts=p.experts, top_k=p.top_k, ep=p.ep, active_params=p.active_params,
+        a2a_bw_gpu_Bps=np.minimum(1.0, p.nics_per_node / p.gpus_per_node) * p.port_bps / 8.0 * p.a2a_efficiency,
+        a2a_overlap=p.a2a_overlap, node_dedup=p.node_dedup,
     )
     return fabric_latency, eta, node_bw, args
 
