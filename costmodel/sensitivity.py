@@ -184,4 +184,28 @@ def calculon_inputs() -> dict:
             "searched": c["searched"]}
 
 
-__all__ = ["Curve", "Marker", "bandwidth_grid", "calculon_inputs", "curve", "markers", "reference", "settings"]
+def markdown() -> str:
+    """The reference runs as a Markdown table (docs/validation.md embeds it): MFU at unlimited
+    bandwidth, the knee, and each marker fabric's achievable GB/s per GPU and MFU."""
+    from .formatting import fabric_names
+
+    names = fabric_names("en")
+    refs = list(settings()["references"])
+    ids = list(dict.fromkeys([*settings()["markers"], *(_run(r)["fabric"] for r in refs)]))
+    share = float(settings()["knee_share"]["typical"])
+    head = ["run", "MFU, unlimited bandwidth", f"knee ({share:.0%} of it)", *(names.get(f, f) for f in ids)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in refs:
+        c = curve(r)
+        by = {m.fabric: m for m in markers(r, ids)}
+        cells = [f"{by[f].mfu:.1%} at {by[f].gbs_per_gpu:.3g} GB/s" + (" (the run's)" if f == c.fabric else "")
+                 for f in ids]
+        knee = f"{c.knee_gbs:.3g} GB/s" if np.isfinite(c.knee_gbs) else "beyond the grid"
+        run = _run(r)
+        what = f"`{r}`: {run['workload']['model_params_b']:g} B on {run['nodes'] * 8:,} {run['gpu']}"
+        lines.append(f"| {what} | {c.unbounded_mfu:.1%} | {knee} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+__all__ = ["Curve", "Marker", "bandwidth_grid", "calculon_inputs", "curve", "markdown", "markers", "reference",
+           "settings"]

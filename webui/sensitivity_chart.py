@@ -87,7 +87,7 @@ def bandwidth_chart(curve: Curve, markers: Sequence[Marker], calculon: Mapping, 
         shapes.append(dict(type="line", xref="x", x0=cal_x, x1=cal_x, yref="y domain", y0=0, y1=1,
                            line=dict(color=CALCULON_COLOR, width=1.5, dash="dash")))
         annotations.append(dict(xref="x", x=math.log10(cal_x), xanchor="left", yref="y domain", y=1.0,
-                                yanchor="bottom", showarrow=False,
+                                yanchor="bottom", yshift=16, showarrow=False,  # a row above the knee's label
                                 font=dict(size=11, color=CALCULON_COLOR), text=_t(labels, "calculon_input")))
     if math.isfinite(curve.knee_gbs):
         shapes.append(dict(type="line", xref="x", x0=curve.knee_gbs, x1=curve.knee_gbs, yref="y domain", y0=0,
@@ -107,5 +107,5 @@ def bandwidth_chart(curve: Curve, markers: Sequence[Marker], calculon: Mapping, 
                    tickvals=ticks, ticktext=[_num(v, separators) for v in ticks]),
         yaxis=dict(title=dict(text=_t(labels, "axis_eff")), range=[0.0, 1.12 * top], ticksuffix=" %"),
     )
-    layout["margin"] = {**layout["margin"], "t": 64}  # room for the labels above the vertical lines
+    layout["margin"] = {**layout["margin"], "t": 84}  # room for the labels above the vertical lines
     return _figure(traces, layout)

@@ -3,6 +3,9 @@ achievable inter-node bandwidth per GPU, its limit, its knee, and the catalog fa
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -128,3 +131,11 @@ def test_calculon_inputs_are_the_system_files_and_no_curve_is_invented():
     curve = c["curve"]
     # either not found (None) or published pairs (GB/s per GPU, efficiency share) with a figure to cite
     assert curve is None or all(len(p) == 2 and p[0] > 0 and 0 < p[1] <= 1 for p in curve)
+
+
+def test_the_docs_table_is_the_models():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "validation.md").read_text(encoding="utf-8")
+    embedded = doc.split("<!-- sensitivity:begin -->\n", 1)[1].split("<!-- sensitivity:end -->", 1)[0].strip()
+    assert embedded == sens.markdown().strip(), "run docs/regen_claims.sh"
+    shots = re.findall(r"\((screenshots/method-bandwidth-[\w-]+\.png)\)", doc)
+    assert shots and all((Path(__file__).resolve().parents[2] / "docs" / s).is_file() for s in shots)
