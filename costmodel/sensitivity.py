@@ -54,7 +54,7 @@ def bandwidth_grid(low: float | None = None, high: float | None = None, points: 
     lo = float(g["low_gbs_per_gpu"] if low is None else low)
     hi = float(g["high_gbs_per_gpu"] if high is None else high)
     n = int(g["points"] if points is None else points)
-    if not (0 < lo < hi and np.isfinite(hi)) or n < 2:
+    if not (lo > 0 and hi > lo and np.isfinite(hi)) or n < 2:
         raise ScenarioError([("bandwidth grid", f"need 0 < low < high (finite) and at least 2 points "
                                                 f"(got low={lo}, high={hi}, points={n})")])
     return np.geomspace(lo, hi, n)
