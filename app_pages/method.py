@@ -1,16 +1,23 @@
-"""Method: the equations, the published figures the defaults agree with, and the source
-article's claims beside the model's figures."""
+"""Method: the equations, the published figures the defaults agree with, the bandwidth
+sensitivity of a published run, and the source article's claims beside the model's figures."""
 
 from __future__ import annotations
+
+import math
 
 import pandas as pd
 import streamlit as st
 
+from costmodel import sensitivity
 from costmodel.anchors import anchors as compute_anchors
+from costmodel.catalog import load_catalog
 from costmodel.claims import check_all
 from costmodel.formatting import format_sig
 from costmodel.presets import get_preset
 from webui import labels, session
+from webui.charts import lite
+from webui.i18n import catalog
+from webui.sensitivity_chart import bandwidth_chart
 
 t = session.translator()
 names = labels.fabric_names(t)
@@ -89,6 +96,41 @@ anchors = pd.DataFrame(
     ]
 )
 st.dataframe(anchors, hide_index=True, width="stretch", key="method_anchors")
+
+st.subheader(t("sensitivity.title"))
+
+
+@st.cache_data(show_spinner=False)
+def _sensitivity(run_id: str):
+    return sensitivity.curve(run_id), sensitivity.markers(run_id), sensitivity.reference(run_id)[0].cluster.nodes
+
+
+ref_ids = list(sensitivity.settings()["references"])
+run_id = st.selectbox(t("sensitivity.reference"), ref_ids, format_func=lambda r: t(f"sensitivity.ref.{r}"),
+                      key=f"method_sensitivity_run_{t.lang}")
+bw_curve, bw_markers, bw_nodes = _sensitivity(run_id)
+calculon = sensitivity.calculon_inputs()
+families = {f: q.family for f, q in load_catalog().fabrics.items()}
+S = {k[len("sensitivity."):]: t(k) for k in catalog("en") if k.startswith("sensitivity.")}
+S["_lang"] = t.lang
+st.plotly_chart(lite(bandwidth_chart, bw_curve, bw_markers, calculon, names, families, S),
+                key="chart_bandwidth", width="stretch")
+own = next(m for m in bw_markers if m.fabric == bw_curve.fabric)
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
+share = pct(bw_curve.knee_share).replace(".0 %", " %")
+st.markdown(t("sensitivity.fixed", nodes=f"{bw_nodes:,}", fabric=names.get(bw_curve.fabric, bw_curve.fabric)))
+if math.isfinite(bw_curve.knee_gbs):
+    st.markdown(t("sensitivity.knee_text", share=share, unbounded=pct(bw_curve.unbounded_mfu),
+                  knee=f"{bw_curve.knee_gbs:.3g}", own=f"MFU {pct(own.mfu)}"))
+else:
+    st.markdown(t("sensitivity.knee_off_grid", share=share, unbounded=pct(bw_curve.unbounded_mfu)))
+st.markdown(t("sensitivity.calculon_found") if calculon["curve"] else
+            t("sensitivity.calculon_not_found", searched=calculon["searched"]))
 
 st.subheader(t("method.claims"))
 st.caption(t("method.claims_intro"))

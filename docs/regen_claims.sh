@@ -22,3 +22,14 @@ head, rest = doc.split("<!-- runs:begin -->\n", 1)
 _, tail = rest.split("<!-- runs:end -->", 1)
 p.write_text(head + "<!-- runs:begin -->\n" + runs.markdown() + "\n<!-- runs:end -->" + tail, encoding="utf-8")
 PY
+# ... and the bandwidth-sensitivity table (costmodel.sensitivity), between <!-- sensitivity:begin --> and <!-- sensitivity:end -->
+"$py" - <<'PY'
+import pathlib
+from costmodel import sensitivity
+p = pathlib.Path("docs/validation.md")
+doc = p.read_text(encoding="utf-8")
+head, rest = doc.split("<!-- sensitivity:begin -->\n", 1)
+_, tail = rest.split("<!-- sensitivity:end -->", 1)
+p.write_text(head + "<!-- sensitivity:begin -->\n" + sensitivity.markdown() + "\n<!-- sensitivity:end -->" + tail,
+             encoding="utf-8")
+PY
