@@ -562,10 +562,16 @@ def efficiency(fit: Fit, port_gbps: float, nics_per_node: int, gpus_per_node: in
       cannot aggregate several NICs (nccl-tests #267), so η = busbw / (port_gbps/8 · min(1, nics/gpus)).
     An unknown collective is taken as a ring.
     """
+    return efficiency_of(fit.log.collective, fit.busbw_GBps, port_gbps, nics_per_node, gpus_per_node)
+
+
+def efficiency_of(collective: str | None, busbw_GBps: float, port_gbps: float, nics_per_node: float,
+                  gpus_per_node: float) -> float:
+    """:func:`efficiency` of a stored fit: its ``collective`` and bus bandwidth ``busbw_GBps`` [GB/s]."""
     for name, value in (("port_gbps", port_gbps), ("nics_per_node", nics_per_node), ("gpus_per_node", gpus_per_node)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
             raise InputError(f"{name} must be a positive number (got {value!r})", name, "a positive number")
     per_gpu_line = port_gbps / 8 * nics_per_node / gpus_per_node  # GB/s
-    if fit.log.collective in RING_COLLECTIVES or fit.log.collective is None:
-        return fit.busbw_GBps / gpus_per_node / per_gpu_line
-    return fit.busbw_GBps / (port_gbps / 8 * min(1.0, nics_per_node / gpus_per_node))
+    if collective in RING_COLLECTIVES or collective is None:
+        return busbw_GBps / gpus_per_node / per_gpu_line
+    return busbw_GBps / (port_gbps / 8 * min(1.0, nics_per_node / gpus_per_node))

@@ -60,6 +60,7 @@ class FabricResult:
     breakdown: dict[str, float]
     yearly: list[dict[str, float]]
     metrics: dict[str, float | None]
+    measured: str | None = None  # the nccl-tests measurement's summary when the model used one, else None
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy)."""
@@ -187,6 +188,7 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             breakdown={c: float(out.breakdown[c][0, j]) for c in CATEGORIES},
             yearly=rows,
             metrics={k: _clean(out.metrics[k][0, j]) for k in METRIC_KEYS},
+            measured=st.measured[j] if st.measured else None,
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import calibration
 from .inputs import Inputs, Structure
 from .ledger import CAPEX_CATEGORIES, CATEGORIES
 from .stages.batch import broadcast_inputs
@@ -70,7 +71,7 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     Inputs are broadcast once to ``(S, F)``; then topology → step time → reliability →
     schedule → cost rates (the money ledger) → cash flows → metrics.
     """
-    p = broadcast_inputs(p)
+    p = calibration.with_measured_latency(broadcast_inputs(p))  # a measured fabric's own NCCL latency
     topo = topology(p)
     step = step_time(p, topo)
     rel = reliability(p, topo)
