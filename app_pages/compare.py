@@ -66,6 +66,8 @@ for col, f in zip(cols, fabrics, strict=True):
         }
         # one Markdown element per card: far cheaper to send on every rerun than a table
         st.markdown("  \n".join(f"{k}: **{v}**" for k, v in rows.items()))
+        if f.measured:
+            st.caption(t("calib.measured", summary=md_escape(f.measured)))
 
 # --- recommendation
 rec = res.recommendation
@@ -159,3 +161,7 @@ st.markdown(
     )
 )
 st.caption(t("compare.specs_note"))
+measured = [f for f in fabrics if f.measured]
+if measured:
+    st.caption(t("calib.compare_note") + "  \n" + "  \n".join(
+        t("calib.measured_by", fabric=md_escape(names[f.id]), summary=md_escape(f.measured)) for f in measured))
