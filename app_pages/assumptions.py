@@ -111,7 +111,8 @@ for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), stri
                 st.rerun()
         if field == "fabrics":  # the model uses a measurement instead of these figures' efficiency and loss
             for fid, m in scenario.measurements.items():
-                st.caption(t("calib.measured_by", fabric=md_escape(names[fid]), summary=md_escape(m.summary)))
+                st.caption(t("calib.measured_by", fabric=md_escape(names[fid]),
+                                      summary=md_escape(calibration.label(t, m))))
         err = st.session_state.pop(f"assume_err_{field}", None)  # shown once
         if err:
             st.error(t("assumptions.invalid", error=md_escape(err)), icon="⚠️")

@@ -57,6 +57,14 @@ _GPU_SHORT = re.compile(r"\b((?:GB|[A-Z]{1,2})\d{1,3}[A-Za-z]?(?:-3e)?)\b")
 _HTML = re.compile(r"<\s*(?:!doctype|html|head|body|div|table|pre|script)\b", re.IGNORECASE)
 
 
+def short_gpu(name: str | None) -> str | None:
+    """The GPU's model name (``H100`` for ``NVIDIA H100 80GB HBM3``), else ``name`` itself."""
+    if not name:
+        return None
+    m = _GPU_SHORT.search(name)
+    return m.group(1) if m else name
+
+
 @dataclass(frozen=True)
 class Note:
     """A warning about a log or a fit: ``code`` (``nccl_note_…``) for translation, the English
@@ -102,10 +110,7 @@ class Log:
     @property
     def gpu_short(self) -> str | None:
         """The GPU's model name (``H100`` for ``NVIDIA H100 80GB HBM3``), else the full name."""
-        if not self.gpu:
-            return None
-        m = _GPU_SHORT.search(self.gpu)
-        return m.group(1) if m else self.gpu
+        return short_gpu(self.gpu)
 
     @property
     def summary(self) -> str:

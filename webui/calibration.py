@@ -33,6 +33,22 @@ def line_rate(scenario: Scenario, fid: str, cat: Catalog) -> tuple[float, float,
     return float(port), float(nics), float(gpus)
 
 
+def label(t: Translator, m) -> str:
+    """The "measured" label of a stored measurement in the page's language: the log's header in one line
+    (English: its own ``summary``; other languages: composed from the same fields)."""
+    if t.lang == "en":
+        return m.summary
+    parts = [f"{m.collective}_perf"]
+    if m.ranks is not None:
+        parts.append(t("calib.run", ranks=m.ranks, hosts=m.hosts) if m.hosts is not None
+                     else t("calib.run_ranks", ranks=m.ranks))
+    if m.nccl_version:
+        parts.append(f"NCCL {m.nccl_version}")
+    if m.gpu:
+        parts.append(nccl_tests.short_gpu(m.gpu))
+    return " · ".join(parts)
+
+
 def note_lines(t: Translator, codes) -> str:
     """The importer's notes as a Markdown list in the page's language."""
     return "\n".join(f"- {t.get(f'calib.note.{c}', c)}" for c in codes)
@@ -121,7 +137,7 @@ def section(t: Translator, scenario: Scenario, cat: Catalog) -> None:
     names = labels.fabric_names(t)
     for fid in scenario.fabrics:
         m = scenario.measurements.get(fid)
-        title = names[fid] + (" · " + t("calib.measured", summary=m.summary) if m is not None else "")
+        title = names[fid] + (" · " + t("calib.measured", summary=label(t, m)) if m is not None else "")
         with st.expander(md_escape(title), expanded=m is not None, icon=":material/lab_research:"
                          if m is not None else None):
             _fabric(t, scenario, cat, fid)

@@ -77,6 +77,8 @@ def test_the_chinese_section_has_no_stray_english_and_translates_refusals_and_no
     stray = {w: t[:80] for texts in _page_texts(at).values() for t in texts for w in latin_words(t)}
     assert not stray, stray
     assert any("使用中" in s.value for s in at.success) and any("此日志的拟合" in i.value for i in at.info)
+    assert any("实测：all\\_reduce\\_perf · 2 台主机上 16 个进程" in e.label for e in at.expander), \
+        [e.label for e in at.expander]
     notes = " ".join(m.value for m in at.markdown if "关于此日志的提示" in m.value)
     assert "双节点" in notes
     _use(at, "roce-200", "garbage")
