@@ -1,5 +1,6 @@
 """Assumptions: the catalog and the price book as editable tables, with sources and dates.
 
+A section below reads nccl-tests output per fabric into ``measurements`` (webui/calibration.py).
 Edits become the scenario's ``overrides`` (validated; invalid ones are shown and not applied)
 and flow into every page of the session and into the share link. Reset returns to the catalog.
 """
@@ -13,7 +14,7 @@ from costmodel import price_books
 from costmodel.catalog import load_catalog
 from costmodel.errors import ScenarioError
 from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
-from webui import labels, quote, session
+from webui import calibration, labels, quote, session
 from webui.text import md_escape
 
 t = session.translator()
@@ -108,6 +109,10 @@ for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), stri
             _apply(field, table)
             if f"assume_err_{field}" not in st.session_state:
                 st.rerun()
+        if field == "fabrics":  # the model uses a measurement instead of these figures' efficiency and loss
+            for fid, m in scenario.measurements.items():
+                st.caption(t("calib.measured_by", fabric=md_escape(names[fid]),
+                                      summary=md_escape(calibration.label(t, m))))
         err = st.session_state.pop(f"assume_err_{field}", None)  # shown once
         if err:
             st.error(t("assumptions.invalid", error=md_escape(err)), icon="⚠️")
@@ -132,3 +137,5 @@ if st.button(t("assumptions.reset"), icon=":material/restart_alt:", key="assume_
     for key in TABLES:
         st.session_state.pop(f"assume_err_{TABLES[key][0]}", None)
     st.rerun()
+
+calibration.section(t, scenario, cat)

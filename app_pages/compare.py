@@ -7,7 +7,7 @@ import streamlit as st
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_percent_sig, format_ratio
 from costmodel.timeline import cumulative
-from webui import charts, compute, keys, labels, session, titles
+from webui import calibration, charts, compute, keys, labels, session, titles
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -66,6 +66,9 @@ for col, f in zip(cols, fabrics, strict=True):
         }
         # one Markdown element per card: far cheaper to send on every rerun than a table
         st.markdown("  \n".join(f"{k}: **{v}**" for k, v in rows.items()))
+        if f.measured:  # the result's label; the scenario's fields give it in the page's language
+            m = scenario.measurements.get(f.id)
+            st.caption(t("calib.measured", summary=md_escape(calibration.label(t, m) if m else f.measured)))
 
 # --- recommendation
 rec = res.recommendation
@@ -159,3 +162,9 @@ st.markdown(
     )
 )
 st.caption(t("compare.specs_note"))
+measured = [f for f in fabrics if f.measured]
+if measured:
+    st.caption(t("calib.compare_note") + "  \n" + "  \n".join(
+        t("calib.measured_by", fabric=md_escape(names[f.id]), summary=md_escape(
+            calibration.label(t, scenario.measurements[f.id]) if f.id in scenario.measurements else f.measured))
+        for f in measured))

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import price_books, quantities, transformer
+from . import calibration, price_books, quantities, transformer
 from .catalog import Catalog, Quantity, load_catalog
 from .performance import LOSS_MODEL_CODES, hidden_size
 from .schema import Scenario
@@ -44,6 +44,7 @@ class Structure:
     families: tuple[str, ...]
     baseline_index: int
     currency: str
+    measured: tuple[str | None, ...] = ()  # per fabric: the measurement's summary, None = catalog figures
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,8 @@ class Inputs:
     cable_price: np.ndarray  # [currency]
     optic_price: np.ndarray  # [currency]
     install_per_node: np.ndarray  # [currency]
+    measured_alpha_s: np.ndarray  # latency of a whole collective measured on the fabric [s]; NaN = not measured
+    measured_hosts: np.ndarray  # nodes of that measurement [count]; NaN = unknown
 
     def replace(self, **changes: np.ndarray) -> Inputs:
         """A copy with some arrays replaced."""
@@ -210,6 +213,13 @@ def _apply(item, changes: dict[str, float] | None):
     return item.model_copy(update=updated)
 
 
+def _measured(item, eta: float, summary: str):
+    """A fabric spec as its measurement gives it: efficiency ``eta`` (range collapsed) and no loss model."""
+    eff = item.efficiency.model_copy(update={"typical": eta, "low": None, "high": None, "source": "nccl-tests-perf",
+                                             "note": f"measured: {summary}"})
+    return item.model_copy(update={"efficiency": eff, "loss_model": "none"})
+
+
 def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     """Arrays for one scenario: scenario-level ``(1, 1)``, fabric-level ``(1, F)``."""
     cat = catalog or load_catalog()
@@ -256,9 +266,18 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
               for spec in quantities.direct("scenario")}
     g = c.gpus_per_node or gpu.default_gpus_per_node.typical
     tp_default = 1 if w.parallelism == "fsdp" else g
+    nics = c.nics_per_node or gpu.default_nics_per_node.typical
+    # a fabric's nccl-tests measurement replaces its efficiency (and loss) and NCCL base latency
+    measured = [scenario.measurements.get(f) for f in scenario.fabrics]
+    alpha_scale = quantities.spec("measurement.alpha_us").model.scale
+    fab_specs = [spec if m is None else _measured(spec, calibration.efficiency(m, spec.port_gbps.typical, nics, g),
+                                                  m.summary)
+                 for spec, m in zip(fab_specs, measured, strict=True)]
     arrays.update(
         gpus_per_node=_scalar(g),
-        nics_per_node=_scalar(c.nics_per_node or gpu.default_nics_per_node.typical),
+        nics_per_node=_scalar(nics),
+        measured_alpha_s=_col([np.nan if m is None else m.alpha_us * alpha_scale for m in measured]),
+        measured_hosts=_col([np.nan if m is None or m.hosts is None else float(m.hosts) for m in measured]),
         hidden=_scalar(hidden),
         n_layers=_scalar(w.layers if w.layers is not None else float(transformer.layers(params, hidden))),
         recompute=_scalar(1.0 if w.full_recompute else 0.0),
@@ -310,5 +329,6 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
         families=tuple(f.family for f in fab_specs),
         baseline_index=scenario.fabrics.index(scenario.baseline),
         currency=book.currency,
+        measured=tuple(None if m is None else m.summary for m in measured),
     )
     return Built(inputs, structure, uncertain)

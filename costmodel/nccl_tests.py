@@ -57,6 +57,14 @@ _GPU_SHORT = re.compile(r"\b((?:GB|[A-Z]{1,2})\d{1,3}[A-Za-z]?(?:-3e)?)\b")
 _HTML = re.compile(r"<\s*(?:!doctype|html|head|body|div|table|pre|script)\b", re.IGNORECASE)
 
 
+def short_gpu(name: str | None) -> str | None:
+    """The GPU's model name (``H100`` for ``NVIDIA H100 80GB HBM3``), else ``name`` itself."""
+    if not name:
+        return None
+    m = _GPU_SHORT.search(name)
+    return m.group(1) if m else name
+
+
 @dataclass(frozen=True)
 class Note:
     """A warning about a log or a fit: ``code`` (``nccl_note_…``) for translation, the English
@@ -102,10 +110,7 @@ class Log:
     @property
     def gpu_short(self) -> str | None:
         """The GPU's model name (``H100`` for ``NVIDIA H100 80GB HBM3``), else the full name."""
-        if not self.gpu:
-            return None
-        m = _GPU_SHORT.search(self.gpu)
-        return m.group(1) if m else self.gpu
+        return short_gpu(self.gpu)
 
     @property
     def summary(self) -> str:
@@ -562,10 +567,16 @@ def efficiency(fit: Fit, port_gbps: float, nics_per_node: int, gpus_per_node: in
       cannot aggregate several NICs (nccl-tests #267), so η = busbw / (port_gbps/8 · min(1, nics/gpus)).
     An unknown collective is taken as a ring.
     """
+    return efficiency_of(fit.log.collective, fit.busbw_GBps, port_gbps, nics_per_node, gpus_per_node)
+
+
+def efficiency_of(collective: str | None, busbw_GBps: float, port_gbps: float, nics_per_node: float,
+                  gpus_per_node: float) -> float:
+    """:func:`efficiency` of a stored fit: its ``collective`` and bus bandwidth ``busbw_GBps`` [GB/s]."""
     for name, value in (("port_gbps", port_gbps), ("nics_per_node", nics_per_node), ("gpus_per_node", gpus_per_node)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
             raise InputError(f"{name} must be a positive number (got {value!r})", name, "a positive number")
     per_gpu_line = port_gbps / 8 * nics_per_node / gpus_per_node  # GB/s
-    if fit.log.collective in RING_COLLECTIVES or fit.log.collective is None:
-        return fit.busbw_GBps / gpus_per_node / per_gpu_line
-    return fit.busbw_GBps / (port_gbps / 8 * min(1.0, nics_per_node / gpus_per_node))
+    if collective in RING_COLLECTIVES or collective is None:
+        return busbw_GBps / gpus_per_node / per_gpu_line
+    return busbw_GBps / (port_gbps / 8 * min(1.0, nics_per_node / gpus_per_node))

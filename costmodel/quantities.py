@@ -30,7 +30,8 @@ from .errors import CatalogError, FieldError
 QUANTITIES_FILE = Path(__file__).parent / "data" / "quantities.yaml"
 SCENARIO_SECTIONS = ("cluster", "workload", "facility", "operations", "finance")
 CATALOG_GROUPS = ("fabric", "fabric_price", "gpu", "gpu_price", "model", "price_book")
-OTHER_GROUPS = ("money", "analysis")  # inputs of the app and the exports, not of a scenario
+OTHER_GROUPS = ("money", "analysis", "measurement")  # inputs of the app and the exports; a fabric's fitted
+# nccl-tests measurement (schema.Measurement), which the model reads through costmodel.calibration
 PER_FABRIC_GROUPS = ("fabric", "fabric_price")
 SWINGS = ("scenario", "range")
 _KEYS = frozenset({"id", "unit", "integer", "min", "max", "min_exclusive", "note", "display", "label", "help",

@@ -412,6 +412,35 @@ class DerivedPriceBook(BaseModel):
         return self
 
 
+class Measurement(BaseModel):
+    """A fabric's nccl-tests measurement: the fit of a pasted log (``costmodel.nccl_tests.Fit``), never
+    the log itself. The model reads ``alpha_us`` and ``busbw_GBps`` (see :mod:`costmodel.calibration`);
+    the rest says what was measured, for the "measured" label."""
+
+    model_config = _STRICT
+    collective: Literal["all_reduce", "all_gather", "reduce_scatter"] = Field(
+        description="the ring collective the log measured (alltoall and sendrecv logs are not used yet)"
+    )
+    ranks: int | None = Field(None, **_b("measurement.ranks"), description="ranks of the run [count]; empty = unknown")
+    hosts: int | None = Field(None, **_b("measurement.hosts"), description="hosts of the run [count]; empty = unknown")
+    gpu: str | None = Field(None, min_length=1, max_length=120, description="GPU name the log reports")
+    nccl_version: str | None = Field(None, pattern=r"^\d{1,3}\.\d{1,3}\.\d{1,3}$", description="NCCL version")
+    alpha_us: float = Field(**_b("measurement.alpha_us"), description="fitted latency of one collective [µs]")
+    busbw_GBps: float = Field(**_b("measurement.busbw_GBps"), description="fitted asymptotic bus bandwidth [GB/s]")
+    rows_used: int = Field(**_b("measurement.rows_used"), description="table rows the fit used [count]")
+    summary: str = Field(min_length=1, max_length=200, description="the log's header in one line (the label)")
+    warnings: list[Annotated[str, Field(pattern=r"^nccl_note_[a-z0-9_]{1,40}$")]] = Field(
+        default_factory=list, max_length=32, description="codes of the importer's notes (nccl_note_…)"
+    )
+
+    @model_validator(mode="after")
+    def _check(self) -> Measurement:
+        _plain_text(self.summary, "summary")
+        if self.gpu is not None:
+            _plain_text(self.gpu, "gpu")
+        return self
+
+
 class Scenario(BaseModel):
     """A whole what-if: cluster, workload, facility, operations, finance, scope and fabrics."""
 
@@ -440,6 +469,9 @@ class Scenario(BaseModel):
         default_factory=_blank("baseline"), description="the fabric the others are compared with"
     )
     overrides: Overrides = Field(default_factory=Overrides, description="edited catalog and price-book values")
+    measurements: dict[CatalogId, Measurement] = Field(
+        default_factory=dict, description="fabric id → its nccl-tests measurement (each a compared fabric)"
+    )
 
     @model_validator(mode="after")
     def _check_ids(self, info: ValidationInfo) -> Scenario:
@@ -462,6 +494,11 @@ class Scenario(BaseModel):
                 "unknown_id", got=repr(self.price_book), choices=", ".join(cat.price_books),
             )
         _plain_text(self.name, "name")
+        for fid in self.measurements:
+            if fid not in self.fabrics:
+                raise FieldError(f"measurements.{fid}", f"{fid!r} is not a compared fabric; a measurement "
+                                 f"belongs to one of fabrics: {', '.join(self.fabrics)}", "measurement_not_compared",
+                                 got=repr(fid), choices=", ".join(self.fabrics))
         if self.workload.parallelism == "pipeline" and self.workload.pipeline_stages > self.cluster.nodes:
             raise FieldError(
                 "workload.pipeline_stages", f"at most the number of nodes ({self.cluster.nodes}); "

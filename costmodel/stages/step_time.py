@@ -37,6 +37,18 @@ class StepTime:
     microbatches: np.ndarray  # micro-batches per step per replica [count]
 
 
+def base_latency(p: Inputs, step_latency_s: np.ndarray) -> np.ndarray:
+    """NCCL's base latency per collective [s]: the catalog's, or on a fabric with an nccl-tests
+    measurement the measured latency of a whole collective less the ring steps the model adds
+    itself, ``max(0, α_measured − allreduce_steps(hosts) · L_step)`` (unknown hosts: 2)."""
+    measured = np.isfinite(p.measured_alpha_s)
+    if not measured.any():
+        return p.nccl_base_latency_s
+    hosts = np.where(np.isfinite(p.measured_hosts), p.measured_hosts, 2.0)
+    own = np.nan_to_num(p.measured_alpha_s) - performance.allreduce_steps(hosts) * step_latency_s
+    return np.where(measured, np.maximum(0.0, own), p.nccl_base_latency_s)
+
+
 def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """The fabric latency [s], loss-adjusted efficiency, node bandwidth [B/s] and the keyword
     arguments of :func:`costmodel.performance.step_time` for the scenario's layout (a layout
@@ -54,7 +66,7 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
         peak_flops=p.peak_flops, compute_eff=p.compute_efficiency, grad_bytes=p.grad_bytes,
         param_bytes=p.param_bytes, act_bytes=p.act_bytes, bucket_bytes=p.bucket_bytes,
         node_bw_Bps=node_bw, intra_node_Bps=p.intra_node_Bps, nvlink_eff=p.nvlink_eff,
-        alpha_base_s=p.nccl_base_latency_s,
+        alpha_base_s=base_latency(p, np.maximum(p.nccl_step_latency_s, fabric_latency)),
         fabric_latency_s=np.maximum(p.nccl_step_latency_s, fabric_latency),
         nvlink_latency_s=p.nvlink_latency_s, sm_share_net=p.sm_share_net, fsdp_eff=p.fsdp_eff,
         experts=p.experts, top_k=p.top_k, ep=p.ep, active_params=p.active_params,
@@ -97,7 +109,7 @@ def step_time(p: Inputs, topo: Topology) -> StepTime:
     s = performance.step_time(**args)
     t_step = s["t_step"]
     return StepTime(
-        fabric_latency_s=fabric_latency, alpha_s=p.nccl_base_latency_s + fabric_latency,
+        fabric_latency_s=fabric_latency, alpha_s=args["alpha_base_s"] + fabric_latency,
         efficiency=eta, node_bw_Bps=node_bw, t_compute=s["t_compute"], t_step=t_step,
         t_comm=s["t_comm"], t_exposed=s["t_exposed"], t_dp_exposed=s["t_dp_exposed"],
         t_bubble=s["t_bubble"], t_tp=s["t_tp"], t_wire=s["t_wire"], bytes_node=s["bytes_node"],
