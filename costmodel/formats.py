@@ -44,7 +44,7 @@ import yaml
 from .catalog import DATA_DIR
 from .errors import ScenarioError, problem, problems_error
 
-CURRENT = 4
+CURRENT = 5
 FIRST = 1
 KEY = "format"  # the top-level key of an exported file
 FORMATS_DIR = DATA_DIR / "formats"
@@ -120,7 +120,15 @@ def _v3_to_v4(doc: dict) -> dict:
     return doc
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}  # from version → step to version + 1
+def _v4_to_v5(doc: dict) -> dict:
+    """Format 4 → 5: a new cluster field, ``in_network_reduction`` (SHARP on fabrics whose switches
+    support it), off unless set: an older document takes that default and computes as before,
+    except that congestion at scale (issue 12) now enters every fabric's bandwidth."""
+    return doc
+
+
+# from version → step to version + 1
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 
 
 def _error(message: str, code: str, **values) -> ScenarioError:

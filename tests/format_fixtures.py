@@ -38,7 +38,7 @@ def assert_same_results(got: dict, made: dict) -> None:
 #: fields a later format added (their defaults fill them) or replaced, by the format that did it
 ADDED_FIELDS = {"workload": ("virtual_stages", "micro_batch_seqs", "seq_len", "tensor_parallel", "layers"),
                 "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
-                            "spare_optic_frac")}
+                            "spare_optic_frac", "in_network_reduction")}
 REPLACED_FIELDS = {"workload": ("pipeline_microbatches",)}  # format 4: micro_batch_seqs
 
 
