@@ -85,7 +85,10 @@ def step_time(p: Inputs, topo: Topology) -> StepTime:
     -----
     ``L = L_port + hops · L_hop``; ``α = α_NCCL + L``; a ring step over the network takes
     ``max(L, L_NCCL,step)``;
-    ``η = η_0 · loss_factor(p, RTT = 2L)``; per-node bandwidth ``B = r · port/8 · η``;
+    ``η = η_0 · loss_factor(p, RTT = 2L) · congestion`` (:mod:`costmodel.congestion`: the
+    spine efficiency and the oversubscription once a rail spans leaves); per-node bandwidth
+    ``B = r · port/8 · η``; SHARP (``ar_speedup``) where the scenario turns it on and the fabric
+    has it;
     ``T_step`` and its parts from :func:`costmodel.performance.step_time`; utilisation
     ``T_compute / T_step``.
 
