@@ -50,6 +50,7 @@ with left, st.container(border=True):
     widgets.number(t, "cluster.host_cpu_cost_share", digits=2)
     widgets.number(t, "cluster.host_cpu_power_share", digits=2)
     widgets.number(t, "cluster.oversubscription", digits=1, step=0.5)
+    widgets.toggle(t, "cluster.in_network_reduction")
     widgets.number(t, "cluster.nodes_per_rack")
     widgets.number(t, "cluster.spare_switch_frac", digits=2, step=0.01)
     widgets.number(t, "cluster.spare_cable_frac", digits=2, step=0.01)

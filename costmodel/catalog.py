@@ -28,6 +28,8 @@ DATA_DIR = Path(__file__).parent / "data"
 FAMILIES = ("tcp", "roce", "iwarp", "infiniband")
 Family = Literal["tcp", "roce", "iwarp", "infiniband"]
 LossModel = Literal["none", "go_back_n", "mathis"]
+#: How a fabric spreads flows over the tiers above the leaf (:mod:`costmodel.congestion`).
+Routing = Literal["ecmp", "adaptive", "ib_adaptive", "tcp"]
 _AS_OF = re.compile(r"^\d{4}-\d{2}$")
 
 
@@ -65,7 +67,7 @@ class Quantity(BaseModel):
 
 class Reference(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
-    kind: Literal["measurement", "datasheet", "market", "standard", "assumption", "seed-claim"]
+    kind: Literal["measurement", "datasheet", "market", "standard", "assumption", "vendor-claim", "seed-claim"]
     title: str
     title_zh: str = ""  # Chinese rendering of ``title`` (same numbers, cited names verbatim)
     url: str = ""
@@ -94,6 +96,8 @@ class FabricSpec(BaseModel):
     name: str
     name_zh: str
     loss_model: LossModel
+    routing: Routing
+    in_network_reduction: bool  # the switches reduce all-reduce data in the network (SHARPv3 and later)
     port_gbps: Quantity
     latency_us: Quantity
     hop_latency_us: Quantity
@@ -110,6 +114,17 @@ class FabricSpec(BaseModel):
     cable_power_w: Quantity
     ops_factor: Quantity
     interruption_rate_per_endpoint_hour: Quantity
+    spine_efficiency: Quantity
+    sharp_speedup: Quantity
+
+    @model_validator(mode="after")
+    def _sharp(self) -> FabricSpec:
+        lo, hi = self.sharp_speedup.lo, self.sharp_speedup.hi
+        if not 1.0 <= lo <= hi <= 2.0:
+            raise ValueError(f"sharp_speedup must lie in [1, 2] (wire bytes at most halve), got {lo}-{hi}")
+        if not self.in_network_reduction and (lo, hi) != (1.0, 1.0):
+            raise ValueError("sharp_speedup must be 1 on a fabric without in_network_reduction")
+        return self
 
 
 class MediaRate(BaseModel):

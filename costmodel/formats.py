@@ -97,7 +97,8 @@ def _v3_to_v4(doc: dict) -> dict:
     (sequences per micro-batch, the unit Megatron-LM and PyTorch use), with the new
     ``seq_len``: ``b = max(1, round(batch tokens / (s · d · m)))`` with ``d = nodes / stages``
     replicas, as format 3 computed them. New fields (``seq_len``, ``virtual_stages``,
-    ``tensor_parallel``, ``layers``) take their defaults.
+    ``tensor_parallel``, ``layers``, mixture-of-experts, rail topology, SHARP, nccl-tests
+    measurements) take their defaults; every figure is recomputed with the new step-time model.
     """
     workload = doc.get("workload")
     if not isinstance(workload, dict) or "pipeline_microbatches" not in workload:
@@ -120,7 +121,8 @@ def _v3_to_v4(doc: dict) -> dict:
     return doc
 
 
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}  # from version → step to version + 1
+# from version → step to version + 1
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def _error(message: str, code: str, **values) -> ScenarioError:

@@ -65,6 +65,7 @@ class Inputs:
     server_price: np.ndarray  # [currency]
     rental_per_gpu_hour: np.ndarray  # [currency/GPU-h]
     oversubscription: np.ndarray  # leaf down- over uplinks [ratio]
+    in_network_reduction: np.ndarray  # 1 = use the switches' all-reduce offload where a fabric has it, else 0
     nodes_per_rack: np.ndarray  # [count]
     spare_switch_frac: np.ndarray  # [0-1]
     spare_cable_frac: np.ndarray  # [0-1]
@@ -151,6 +152,9 @@ class Inputs:
     aoc_power_w: np.ndarray  # per active optical cable [W]
     ops_factor: np.ndarray  # [ratio]
     net_fail_per_endpoint_hour: np.ndarray  # [1/h]
+    spine_eff: np.ndarray  # collective bandwidth kept once traffic crosses the spine [0-1]
+    sharp_capable: np.ndarray  # 1 = the switches reduce all-reduce data in the network (SHARPv3+), else 0
+    sharp_speedup: np.ndarray  # all-reduce network-time divisor with in-network reduction [1-2]
     nic_price: np.ndarray  # [currency]
     switch_price: np.ndarray  # [currency]
     cable_price: np.ndarray  # [currency]
@@ -292,6 +296,8 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
                               w.active_params_b * quantities.spec("workload.active_params_b").model.scale),
         value_of_cluster_hour=_scalar(vch),
         loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
+        sharp_capable=_col([1.0 if f.in_network_reduction else 0.0 for f in fab_specs]),
+        in_network_reduction=_scalar(1.0 if c.in_network_reduction else 0.0),
         **{name: _scalar(getattr(cat.layout, name).typical) for name in type(cat.layout).model_fields},
     )
     # link media of each fabric's port rate (no range: chosen by rate, not drawn)

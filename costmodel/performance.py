@@ -117,7 +117,7 @@ def step_time(
     nodes, gpus_per_node, tp, pp, vp, zero, recompute, micro_seqs, seq_len, batch_tokens,
     params, n_layers, hidden, peak_flops, compute_eff, grad_bytes, param_bytes, act_bytes,
     bucket_bytes, node_bw_Bps, intra_node_Bps, nvlink_eff, alpha_base_s, fabric_latency_s,
-    nvlink_latency_s, sm_share_net, fsdp_eff,
+    nvlink_latency_s, sm_share_net, fsdp_eff, ar_speedup=1.0,
     experts=0.0, top_k=0.0, ep=1.0, active_params=None, a2a_bw_gpu_Bps=1.0, a2a_overlap=0.0,
     node_dedup=0.0,
 ):
@@ -139,6 +139,10 @@ def step_time(
         per algorithm step across the fabric and over NVLink [s]
     sm_share_net : share of the SMs the network collectives' kernels take while overlapped [0-1]
     fsdp_eff : share of the all-reduce bus bandwidth the ZeRO-3 gathers reach [0-1]
+    ar_speedup : in-network reduction (SHARP) of the data-parallel all-reduce, 1 = none: its bytes
+        on the wire ÷ ``ar_speedup`` (<= 2, a node sends and receives the data once instead of
+        ``2(n-1)/n`` times) and its latency 2 steps up and down the switch tree instead of
+        ``allreduce_steps`` [ratio]
     experts, top_k, ep : routed experts (0 = a dense model), experts per token, expert-parallel size
     active_params : parameters a token passes through (MoE) [count]; ``None`` = ``params``
     a2a_bw_gpu_Bps : one GPU's all-to-all bandwidth to other nodes (one NIC at most) [B/s]
@@ -197,7 +201,9 @@ def step_time(
     # ZeRO 0-2: once per step, bucket by bucket
     n_b = np.maximum(1.0, np.ceil(s_grad / bucket_bytes))
     v_ar = cross * 2.0 * ring * s_grad * groups
-    t_ar = v_ar / node_bw_Bps + cross * n_b * (alpha_base_s + allreduce_steps(spans) * step_lat)
+    sharp = np.asarray(ar_speedup, dtype=float)
+    ar_steps = np.where(sharp > 1.0, np.minimum(2.0, allreduce_steps(spans)), allreduce_steps(spans))
+    t_ar = v_ar / (sharp * node_bw_Bps) + cross * n_b * (alpha_base_s + ar_steps * step_lat)
     window = (f_bwd + (zero >= 1) * (1.0 - f_bwd)) * t_mb
     overlapped = np.minimum(t_ar, window)
     ar_exposed = np.maximum(t_ar - window, t_ar / n_b) + sm_share_net * overlapped
@@ -233,7 +239,7 @@ def step_time(
     t_step = slots * mb_time + dp_exposed
     p2p_net = stage_net * (pp > 1) * 2.0 * vp * m * p2p_bytes * g  # bytes per node per step
     a2a_net = m * n_a2a * remote_bytes * g
-    dp_bytes = z3 * m * (2.0 * v_ag + v_rs) + (1.0 - z3) * v_ar
+    dp_bytes = z3 * m * (2.0 * v_ag + v_rs) + (1.0 - z3) * v_ar / sharp
     t_dp_comm = z3 * m * (2.0 * t_ag + t_rs) + (1.0 - z3) * t_ar
     t_p2p = slots * t_p2p_mb
     t_p2p_net = t_p2p * stage_net

@@ -79,6 +79,11 @@ class Cluster(BaseModel):
         **_b("cluster.oversubscription"),
         description="leaf switches' down- over uplinks [ratio]; 1 = non-blocking",
     )
+    in_network_reduction: bool = Field(
+        False,
+        description="reduce the data-parallel all-reduce in the switches (SHARP) on fabrics whose switches "
+        "support it; NCCL needs it turned on (NCCL_COLLNET_ENABLE=1), so off by default",
+    )
     nodes_per_rack: int = Field(
         default_factory=_d("cluster", "nodes_per_rack", int),
         **_b("cluster.nodes_per_rack"),

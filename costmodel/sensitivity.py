@@ -139,7 +139,9 @@ def curve(run_id: str, gbs_per_gpu=None, catalog: Catalog | None = None) -> Curv
     gpus_per_nic = p.gpus_per_node / p.nics_per_node
     port_bps = rows * GIGA * BITS_PER_BYTE * gpus_per_nic  # r · port/8 / g = x with η = 1
     with np.errstate(invalid="ignore", divide="ignore"):  # ∞ line rate: the unused loss branches
+        # x is the achievable bandwidth already: no loss, no congestion factor on top of it
         out = compute(p.replace(port_bps=port_bps, efficiency=np.ones((1, 1)), loss_rate=np.zeros((1, 1)),
+                                spine_eff=np.ones((1, 1)),
                                 loss_model=np.full((1, 1), float(LOSS_NONE))), built.structure)
     m = {k: np.asarray(out.metrics[k])[:, 0] for k in ("mfu", "hfu", "gpu_utilization", "step_time_s",
                                                         "exposed_comm_s")}

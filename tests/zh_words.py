@@ -70,6 +70,11 @@ CITED = (
     "Luxoptx", "From 100G to 400G/800G: Network Evolution's Transformative Impact on AI Cluster Economics",
     "QSFP28", "SN5000 Switch Systems User Manual", "Data Interfaces", "SN5600", "Tb", "ByteDance", "MegaScale",
     "NSDI", "mellanox/mlxsw", "wiki", "Release notes", "SN3800", "SN4600C",
+    # congestion at scale and in-network reduction (issue 12)
+    "RDMA over Ethernet for Distributed AI Training at Meta Scale", "Gangidi", "ECMP", "Spectrum-X", "Hot Chips",
+    "Exploring GPU-to-GPU Communication: Insights into Supercomputer Interconnects", "De Sensi", "SC24",
+    "Dragonfly+", "NVIDIA SHARP Rev 3.13.0 General Information", "NCCL-RDMA-SHARP Plugins", "HPC-X", "SHARP",
+    "SHARPv3", "NCCL_COLLNET_ENABLE", "HCA", "Khashab", "High-speed Networking for Giga-Scale AI Factories",
     # file paths and code identifiers
     "doc/PERFORMANCE.md", "src/graph/tuning.cc", "calculon/llm/llm.py", "shared/seeds/000_2724ac920a2469df.txt",
     "all_reduce_perf", "bucket_cap_mb", "ib_write_lat", "ib_send_lat", "TCP_RR", "n_layer", "d_model",

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import performance
+from .. import congestion, performance
 from ..inputs import Inputs
 from .topology import Topology
 
@@ -58,6 +58,9 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
         p.loss_model, p.loss_rate, p.port_bps, p.efficiency, 2.0 * fabric_latency,
         p.mtu_bytes, p.tcp_flows, p.mathis_c,
     )
+    # congestion once a rail spans leaves (routing class, oversubscription): costmodel/congestion.py
+    n_leaf = congestion.leaf_nodes(p.nodes, p.nics_per_node, p.switch_radix, p.oversubscription)
+    eta = eta * congestion.allreduce_factor(p.nodes, n_leaf, p.oversubscription, p.spine_eff)
     node_bw = p.nics_per_node * p.port_bps / 8.0 * eta
     args = dict(
         nodes=p.nodes, gpus_per_node=p.gpus_per_node, tp=p.tp, pp=p.pipeline_stages, vp=p.vp,
@@ -70,9 +73,12 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
         fabric_latency_s=np.maximum(p.nccl_step_latency_s, fabric_latency),
         nvlink_latency_s=p.nvlink_latency_s, sm_share_net=p.sm_share_net, fsdp_eff=p.fsdp_eff,
         experts=p.experts, top_k=p.top_k, ep=p.ep, active_params=p.active_params,
-        a2a_bw_gpu_Bps=np.minimum(1.0, p.nics_per_node / p.gpus_per_node) * p.port_bps / 8.0 * p.a2a_efficiency,
+        a2a_bw_gpu_Bps=(np.minimum(1.0, p.nics_per_node / p.gpus_per_node) * p.port_bps / 8.0 * p.a2a_efficiency
+                        * congestion.alltoall_factor(p.nodes, n_leaf, p.oversubscription, p.spine_eff)),
         a2a_overlap=p.a2a_overlap, node_dedup=p.node_dedup,
     )
+    # in-network reduction (SHARP) where the scenario turns it on and the switches have it
+    args["ar_speedup"] = np.where(p.in_network_reduction * p.sharp_capable > 0, p.sharp_speedup, 1.0)
     return fabric_latency, eta, node_bw, args
 
 
@@ -95,7 +101,10 @@ def step_time(p: Inputs, topo: Topology) -> StepTime:
     -----
     ``L = L_port + hops · L_hop``; ``α = α_NCCL + L``; a ring step over the network takes
     ``max(L, L_NCCL,step)``;
-    ``η = η_0 · loss_factor(p, RTT = 2L)``; per-node bandwidth ``B = r · port/8 · η``;
+    ``η = η_0 · loss_factor(p, RTT = 2L) · congestion`` (:mod:`costmodel.congestion`: the
+    spine efficiency and the oversubscription once a rail spans leaves); per-node bandwidth
+    ``B = r · port/8 · η``; SHARP (``ar_speedup``) where the scenario turns it on and the fabric
+    has it;
     ``T_step`` and its parts from :func:`costmodel.performance.step_time`; utilisation
     ``T_compute / T_step``.
 
