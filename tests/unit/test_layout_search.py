@@ -173,3 +173,20 @@ def test_each_fabric_gets_its_own_layout_and_a_sweep_in_chunks_agrees_with_evalu
         row = df.loc[(32, f.id)]
         for k in ("step_time_s", "layout_tp", "layout_pp", "layout_dp", "layout_micro_seqs", "memory_gb_per_gpu"):
             assert row[k] == pytest.approx(f.metrics[k], rel=1e-12), k
+
+
+def test_monte_carlo_keeps_each_fabrics_layout_from_the_typical_values():
+    from costmodel.inputs import build
+    from costmodel.tco import compute
+    from costmodel.uncertainty import _draw, layout_at_typical, monte_carlo
+
+    s = costmodel.load_preset("seed-intro-32xA100").with_change("workload.parallelism", "best").scenario
+    built = build(s)
+    p, st_fixed = layout_at_typical(built.inputs, built.structure)
+    searched, fixed = compute(built.inputs, built.structure).metrics, compute(p, st_fixed).metrics
+    for k in ("step_time_s", "layout_tp", "layout_pp", "layout_vp", "layout_micro_seqs", "memory_gb_per_gpu"):
+        assert np.array_equal(searched[k], fixed[k]), k
+    mc = monte_carlo(s, draws=300, seed=3)
+    drawn = _draw(built.uncertain, 300, np.random.default_rng(3))  # the same draws
+    assert np.array_equal(mc.tco, compute(p.replace(**drawn), st_fixed).tco)
+    assert not np.array_equal(mc.tco, compute(built.inputs.replace(**drawn), built.structure).tco)
