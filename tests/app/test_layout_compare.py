@@ -49,3 +49,10 @@ def test_a_fixed_layout_that_does_not_fit_is_warned(lang):
     assert sum(needle in w for w in warnings) == 4, warnings
     if lang == "zh":
         assert not {w for t in warnings for w in latin_words(t)}, warnings
+
+
+def test_every_page_runs_with_the_layout_search():
+    at = open_page("cluster", "zh", p="seed-case3-128xH100")
+    keyed(at.selectbox, "w.workload.parallelism").set_value("best").run()
+    for page in ("compare", "scale", "risk", "assumptions", "method", "report"):
+        go(at, page)  # asserts no exception
