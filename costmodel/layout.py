@@ -140,6 +140,19 @@ def _memory_of(args: dict):
     return memory_bytes(args, dp, args["micro_seqs"], m), whole(args)
 
 
+def memory_of(args: dict) -> np.ndarray:
+    """Memory per GPU [B] of the layout in ``args`` (the keyword arguments of
+    :func:`costmodel.performance.step_time`, arrays broadcasting to ``(S, F)``), with ``d`` and
+    ``b = min(b, B/(s d))`` as the step time takes them; computed once per distinct row (a fixed
+    layout's memory does not depend on the fabric), returned at the full shape."""
+    shape = np.broadcast_shapes(*(np.shape(v) for v in args.values()))
+    a = {k: compact(np.broadcast_to(np.asarray(v, dtype=float), shape)) for k, v in args.items()}
+    dp = a["nodes"] * a["gpus_per_node"] / (a["tp"] * a["pp"])
+    seqs = a["batch_tokens"] / a["seq_len"]
+    b = np.minimum(a["micro_seqs"], seqs / dp)
+    return np.broadcast_to(memory_bytes(a, dp, b, seqs / (dp * b)), shape)
+
+
 def _rows(a: np.ndarray, sl: slice) -> np.ndarray:
     return a if a.shape[0] == 1 else a[sl]
 

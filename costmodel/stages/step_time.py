@@ -111,7 +111,7 @@ def step_time(p: Inputs, topo: Topology, search: bool = False) -> StepTime:
         args, found = {**args, **chosen.args}, chosen.found
     s = performance.step_time(**args)
     t_step = s["t_step"]
-    memory = layout.memory_bytes(args, s["dp"], s["micro_seqs"], s["microbatches"])
+    memory = layout.memory_of(args)
     fits = (memory <= usable) if found is None else (found & (memory <= usable))
     return StepTime(
         fabric_latency_s=fabric_latency, alpha_s=p.nccl_base_latency_s + fabric_latency,
