@@ -190,3 +190,14 @@ def test_monte_carlo_keeps_each_fabrics_layout_from_the_typical_values():
     drawn = _draw(built.uncertain, 300, np.random.default_rng(3))  # the same draws
     assert np.array_equal(mc.tco, compute(p.replace(**drawn), st_fixed).tco)
     assert not np.array_equal(mc.tco, compute(built.inputs.replace(**drawn), built.structure).tco)
+
+
+def test_a_gpu_memory_override_moves_the_fit():
+    s = _scenario(8, "a100-40", ("ib-ndr-400",), parallelism="dp", tensor_parallel=1, model_params_b=30.0)
+    need = costmodel.evaluate(s).fabrics[0].metrics["memory_gb_per_gpu"]
+    reserve = CAT.model["memory_reserve_frac"].typical
+    data = s.model_dump(mode="json")
+    for gb, fits in ((need / (1 - reserve) * 1.01, 1.0), (need / (1 - reserve) * 0.99, 0.0)):
+        data["overrides"] = {"gpus": {"a100-40": {"memory_gb": gb}}}
+        m = costmodel.evaluate(costmodel.scenario_from_dict(data)).fabrics[0].metrics
+        assert m["memory_usable_gb"] == pytest.approx(gb * (1 - reserve)) and m["fits_memory"] == fits
