@@ -201,3 +201,17 @@ def test_a_gpu_memory_override_moves_the_fit():
         data["overrides"] = {"gpus": {"a100-40": {"memory_gb": gb}}}
         m = costmodel.evaluate(costmodel.scenario_from_dict(data)).fabrics[0].metrics
         assert m["memory_usable_gb"] == pytest.approx(gb * (1 - reserve)) and m["fits_memory"] == fits
+
+
+def test_the_results_csv_carries_each_fabrics_layout():
+    import csv
+    import io
+
+    from costmodel.export_csv import results_csv
+
+    s = costmodel.load_preset("seed-intro-32xA100").with_change("workload.parallelism", "best").scenario
+    res = costmodel.evaluate(s)
+    rows = {r["fabric"]: r for r in csv.DictReader(io.StringIO(results_csv(res)))}
+    for f in res.fabrics:
+        for k in ("layout_tp", "layout_pp", "layout_dp", "layout_zero", "layout_micro_seqs", "fits_memory"):
+            assert float(rows[f.id][k]) == f.metrics[k], k
