@@ -56,3 +56,14 @@ def test_every_page_runs_with_the_layout_search():
     keyed(at.selectbox, "w.workload.parallelism").set_value("best").run()
     for page in ("compare", "scale", "risk", "assumptions", "method", "report"):
         go(at, page)  # asserts no exception
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compare_says_when_no_layout_of_the_grid_fits(lang):
+    at = open_page("cluster", lang, p="seed-case1-8xA10")
+    keyed(at.selectbox, "w.workload.parallelism").set_value("best").run()
+    keyed(at.number_input, "w.workload.model_params_b").set_value(1000.0).run()
+    go(at, "compare")
+    needle = {"en": "no layout of the search grid fits GPU memory", "zh": "搜索网格中没有能装入 GPU 显存的布局"}[lang]
+    warnings = [str(w.value) for w in at.warning]
+    assert sum(needle in w for w in warnings) == 4, warnings
