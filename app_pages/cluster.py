@@ -64,12 +64,17 @@ with middle, st.container(border=True):
     widgets.number(t, "workload.tokens_per_run_b", digits=1)
     widgets.number(t, "workload.global_batch_tokens_m", digits=2)
     widgets.number(t, "workload.compute_efficiency", digits=2, step=0.01)
-    widgets.choice(t, "workload.parallelism", ["dp", "fsdp", "pipeline"])
-    widgets.number(t, "workload.tensor_parallel", placeholder_value=tp_default)
+    widgets.choice(t, "workload.parallelism", ["dp", "fsdp", "pipeline", "best"])
+    searched = scenario.workload.parallelism == "best"
+    if searched:
+        st.caption(t("layout.search_note"))
+    else:
+        widgets.number(t, "workload.tensor_parallel", placeholder_value=tp_default)
     if scenario.workload.parallelism == "pipeline":
         widgets.number(t, "workload.pipeline_stages")
         widgets.number(t, "workload.virtual_stages")
-    widgets.number(t, "workload.micro_batch_seqs")
+    if not searched:
+        widgets.number(t, "workload.micro_batch_seqs")
     widgets.number(t, "workload.seq_len", step=1024)
     widgets.number(t, "workload.hidden_size")
     widgets.number(t, "workload.layers")
@@ -80,7 +85,8 @@ with middle, st.container(border=True):
         widgets.number(t, "workload.active_params_b", digits=1)
         widgets.number(t, "workload.a2a_overlap", digits=2, step=0.05)
         widgets.toggle(t, "workload.moe_node_dedup")
-    widgets.toggle(t, "workload.full_recompute")
+    if not searched:
+        widgets.toggle(t, "workload.full_recompute")
     widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)
     if scenario.workload.schedule == "plan":
         widgets.number(t, "workload.runs_per_year", digits=1)

@@ -7,7 +7,7 @@ import streamlit as st
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_percent_sig, format_ratio
 from costmodel.timeline import cumulative
-from webui import calibration, charts, compute, keys, labels, session, titles
+from webui import calibration, charts, compute, keys, labels, layouts, session, titles
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -39,6 +39,12 @@ st.caption(
 for f in fabrics:
     if not f.fits_plan:
         st.warning(t("compare.no_fit", fabric=names[f.id], load=f"{f.metrics['plan_load']:.0%}"), icon="⏱️")
+searched = scenario.workload.parallelism == "best"
+for f in fabrics:
+    if not f.metrics["fits_memory"]:
+        st.warning(t("layout.none_fits" if searched else "layout.fixed_too_big", fabric=names[f.id],
+                     used=fmt_number(f.metrics["memory_gb_per_gpu"], 1),
+                     usable=fmt_number(f.metrics["memory_usable_gb"], 1)), icon="🧮")
 
 # --- KPI cards
 cols = st.columns(len(fabrics))
@@ -66,9 +72,10 @@ for col, f in zip(cols, fabrics, strict=True):
         }
         # one Markdown element per card: far cheaper to send on every rerun than a table
         st.markdown("  \n".join(f"{k}: **{v}**" for k, v in rows.items()))
+        st.caption(t("layout.card", layout=layouts.layout_text(t, m)) + "  \n" + layouts.memory_text(t, m))
         if f.measured:  # the result's label; the scenario's fields give it in the page's language
-            m = scenario.measurements.get(f.id)
-            st.caption(t("calib.measured", summary=md_escape(calibration.label(t, m) if m else f.measured)))
+            meas = scenario.measurements.get(f.id)
+            st.caption(t("calib.measured", summary=md_escape(calibration.label(t, meas) if meas else f.measured)))
 
 # --- recommendation
 rec = res.recommendation

@@ -5,9 +5,14 @@
    a time (the Python-loop path the vectorised design avoids).
 2. Monte Carlo: ``costmodel.monte_carlo`` with 10 000 draws × 4 fabrics, against the time
    numpy needs just to draw the same random inputs (``Generator.triangular`` per quantity).
+3. Layout search (issue 12): ``costmodel.evaluate`` of the scenario with parallelism "best" (every
+   fabric at its fastest layout of the grid that fits memory), the search alone
+   (:func:`costmodel.layout.search` on the scenario's inputs) and its ratio to ``evaluate`` with the
+   scenario's fixed layout.
 
 Targets (issue 2): ≥ 1 000 000 evaluations/s in a sweep and ≥ 100× the one-at-a-time path;
-Monte Carlo of 10 000 draws × 4 fabrics under 0.5 s and within 3× of the draw time.
+Monte Carlo of 10 000 draws × 4 fabrics under 0.5 s and within 3× of the draw time; layout search
+for one scenario and all its fabrics under 0.5 s (issue 12).
 Usage: ``python bench/model_bench.py [--preset ID] [--repeat N]``.
 """
 
@@ -20,7 +25,11 @@ import time
 import numpy as np
 
 import costmodel
+from costmodel import layout
 from costmodel.inputs import build
+from costmodel.stages.batch import broadcast_inputs
+from costmodel.stages.step_time import step_args
+from costmodel.stages.topology import topology
 
 
 def best_of(fn, repeat: int) -> float:
@@ -70,6 +79,14 @@ def main() -> None:
 
     t_draw = best_of(draw_only, args.repeat)
 
+    searched = scenario.with_change("workload.parallelism", "best").scenario
+    t_best = best_of(lambda: costmodel.evaluate(searched), args.repeat)
+    t_fixed = best_of(lambda: costmodel.evaluate(scenario), args.repeat)
+    p = broadcast_inputs(build(searched).inputs)
+    _, _, _, step_kwargs = step_args(p, topology(p))
+    usable = p.gpu_memory_bytes * (1.0 - p.memory_reserve_frac)
+    t_search = best_of(lambda: layout.search(step_kwargs, usable), args.repeat)
+
     print(f"preset {args.preset}: {n_fab} fabrics, {len(uncertain)} uncertain quantities")
     print(f"sweep        {args.sweep_points:>9,} node counts × {n_fab} fabrics in {t_sweep * 1e3:8.1f} ms "
           f"→ {sweep_rate:>12,.0f} evaluations/s   (target ≥ 1,000,000)")
@@ -79,6 +96,9 @@ def main() -> None:
     print(f"monte carlo  {args.draws:>9,} draws × {n_fab} fabrics    in {t_mc * 1e3:8.1f} ms   (target < 500 ms)")
     print(f"numpy draws only (Generator.triangular per quantity) in {t_draw * 1e3:8.1f} ms")
     print(f"ratio monte carlo / draws only: {t_mc / t_draw:.2f}×   (target ≤ 3×)")
+    print(f"layout search {len(layout.load_grid()):>8,} candidates × {n_fab} fabrics: search {t_search * 1e3:8.1f} ms, "
+          f"evaluate(best) {t_best * 1e3:8.1f} ms   (target < 500 ms)")
+    print(f"ratio evaluate(best) / evaluate(fixed layout {t_fixed * 1e3:.1f} ms): {t_best / t_fixed:.2f}×")
 
 
 if __name__ == "__main__":

@@ -108,7 +108,8 @@ def results_csv(result: Result, currency: str | None = None, rate: float = 1.0) 
     cur, rate = _check(currency, rate, result)
     keys = ("nic_gbps", "allreduce_busbw_gbs", "step_time_s", "gpu_utilization", "mfu", "run_days", "runs_per_year",
             "goodput", "interruptions_per_year", "checkpoint_interval_h", "switches", "cpu_overhead_share",
-            "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour")
+            "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour", "layout_tp", "layout_pp", "layout_dp",
+            "layout_vp", "layout_zero", "layout_micro_seqs", "layout_recompute", "memory_gb_per_gpu", "fits_memory")
 
     def metric(k: str, v):
         if k in MONEY_METRICS:

@@ -27,8 +27,9 @@ from .schema import Scenario
 
 GIGA = 1e9  # unit scaling of inputs lives in the registry (data/quantities.yaml, model.scale)
 # the ZeRO stage of each parallelism choice: data parallel and pipeline shard the optimizer
-# state (Megatron's distributed optimizer, ZeRO-1); FSDP shards everything (ZeRO-3)
-ZERO_STAGE = {"dp": 1, "pipeline": 1, "fsdp": 3}
+# state (Megatron's distributed optimizer, ZeRO-1); FSDP shards everything (ZeRO-3); "best" is
+# the layout search's (costmodel.layout), which replaces the layout arrays per fabric
+ZERO_STAGE = {"dp": 1, "pipeline": 1, "fsdp": 3, "best": 1}
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class Inputs:
     peak_flops: np.ndarray  # per GPU [FLOP/s]
     gpu_tdp_kw: np.ndarray  # [kW]
     intra_node_Bps: np.ndarray  # [B/s]
+    gpu_memory_bytes: np.ndarray  # per GPU [B]
     host_power_kw: np.ndarray  # [kW]
     host_cpu_cores: np.ndarray  # [count]
     host_cpu_cost_share: np.ndarray  # [0-1]
@@ -106,6 +108,7 @@ class Inputs:
     nvlink_latency_s: np.ndarray  # [s]
     sm_share_net: np.ndarray  # [0-1]
     fsdp_eff: np.ndarray  # [0-1]
+    memory_reserve_frac: np.ndarray  # share of GPU memory a job cannot use [0-1]
     proxy_cores_per_gpu: np.ndarray  # [cores]
     nccl_base_latency_s: np.ndarray  # [s]
     mathis_c: np.ndarray  # [-]

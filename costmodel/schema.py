@@ -134,10 +134,11 @@ class Workload(BaseModel):
     full_recompute: bool = Field(
         False, description="full activation recomputation: the forward runs twice (hardware FLOPs × 4/3)"
     )
-    parallelism: Literal["dp", "fsdp", "pipeline"] = Field(
+    parallelism: Literal["dp", "fsdp", "pipeline", "best"] = Field(
         "dp",
         description="across nodes: data parallel (tensor parallel inside the node), "
-        "FSDP/ZeRO-3, or pipeline stages × data parallel",
+        "FSDP/ZeRO-3, pipeline stages × data parallel, or best: each fabric at the fastest layout "
+        "of a bounded grid that fits GPU memory",
     )
     pipeline_stages: int = Field(
         default_factory=_d("workload", "pipeline_stages", int),

@@ -73,7 +73,7 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     """
     p = broadcast_inputs(p)
     topo = topology(p)
-    step = step_time(p, topo)
+    step = step_time(p, topo, search=st.parallelism == "best")
     rel = reliability(p, topo)
     sched = schedule(p, step, rel, st.schedule)
     rates = cost_rates(p, topo, step, rel, sched, st.scope, st.horizon_years)

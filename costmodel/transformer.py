@@ -12,6 +12,8 @@ References
    MLSys 2023, arXiv:2205.05198, sec. 4 (activation bytes per layer, eq. 1–2).
 .. [4] S. Rajbhandari et al., "ZeRO", SC20, arXiv:1910.02054 (16 bytes of weights, gradients
    and Adam state per parameter in mixed precision; sharding by stage).
+.. [5] Y. Zhao et al., "PyTorch FSDP", VLDB 2023, arXiv:2304.11277 (an all-gathered unit is
+   freed after use; with prefetch at most two units are whole at once).
 """
 
 from __future__ import annotations
@@ -54,11 +56,13 @@ def hardware_flops_per_token(model_flops, recompute):
     return model_flops * (1.0 + np.asarray(recompute, dtype=float) / 3.0)
 
 
-def state_bytes_per_gpu(params, tp, pp, dp, zero):
+def state_bytes_per_gpu(params, tp, pp, dp, zero, *, weight_bytes=WEIGHT_BYTES, grad_bytes=GRAD_BYTES):
     """Weights, gradients and optimizer state per GPU [B] under ZeRO stage ``zero`` (0–3) [4].
 
     ``P/(t p)`` parameters per model-parallel rank; stage 1 shards the optimizer state over the
-    ``dp`` data-parallel ranks, stage 2 the gradients too, stage 3 the weights too.
+    ``dp`` data-parallel ranks, stage 2 the gradients too, stage 3 the weights too. Weights and
+    gradients take ``weight_bytes`` and ``grad_bytes`` each, the optimizer 12 B (fp32 master
+    copy, momentum, variance).
 
     >>> float(state_bytes_per_gpu(8e9, 8, 1, 1, 0)) / 1e9
     16.0
@@ -66,9 +70,16 @@ def state_bytes_per_gpu(params, tp, pp, dp, zero):
     per_rank = params / (tp * pp)
     z = np.asarray(zero, dtype=float)
     opt = np.where(z >= 1, OPTIMIZER_BYTES / dp, OPTIMIZER_BYTES)
-    grad = np.where(z >= 2, GRAD_BYTES / dp, GRAD_BYTES)
-    weight = np.where(z >= 3, WEIGHT_BYTES / dp, WEIGHT_BYTES)
+    grad = np.where(z >= 2, grad_bytes / dp, grad_bytes)
+    weight = np.where(z >= 3, weight_bytes / dp, weight_bytes)
     return per_rank * (opt + grad + weight)
+
+
+def gathered_bytes_per_gpu(params, tp, n_layers, zero, *, weight_bytes=WEIGHT_BYTES):
+    """Whole weights ZeRO-3 / FSDP holds while it computes [B]: the current layer's and the
+    prefetched next one's tensor-parallel shard, ``2 · P/(t l) · weight_bytes`` [5]; 0 below stage 3."""
+    z3 = (np.asarray(zero, dtype=float) >= 3).astype(float)
+    return z3 * 2.0 * params / (tp * n_layers) * weight_bytes
 
 
 def activation_bytes_per_gpu(seq_len, micro_seqs, hidden, n_layers, tp, pp, vp, in_flight, recompute):
@@ -77,13 +88,18 @@ def activation_bytes_per_gpu(seq_len, micro_seqs, hidden, n_layers, tp, pp, vp, 
     Per layer and micro-batch ``34 s b h / t`` bytes (sequence parallel, fused attention), or
     only the layer's input ``2 s b h / t`` under full recomputation plus one layer's full set
     while it is recomputed. The first stage holds ``in_flight`` micro-batches (``min(m, p)`` in
-    1F1B) of its ``l/p`` layers, ``× (1 + (p−1)/(p v))`` with ``v`` interleaved chunks.
+    1F1B, 1 without a pipeline) of its ``l/p`` layers: ``l`` layers' worth in 1F1B [3, sec. 4.2.3],
+    ``× (1 + (p−1)/(p v))`` under the interleaved schedule (``v > 1`` chunks per stage).
+
+    >>> round(float(activation_bytes_per_gpu(2048, 1, 12288, 96, 8, 8, 1, 8, 0)) / 2**30, 2)
+    9.56
     """
     per_layer_full = ACTIVATION_BYTES_PER_H * seq_len * micro_seqs * hidden / tp
     per_layer_input = 2.0 * seq_len * micro_seqs * hidden / tp
     r = np.asarray(recompute, dtype=float)
     per_layer = np.where(r > 0, per_layer_input, per_layer_full)
-    interleave = 1.0 + (pp - 1.0) / (pp * vp)
+    vp = np.asarray(vp, dtype=float)
+    interleave = np.where(vp > 1, 1.0 + (pp - 1.0) / (pp * vp), 1.0)
     held = per_layer * (n_layers / pp) * in_flight * interleave
     return held + r * per_layer_full
 

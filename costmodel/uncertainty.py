@@ -3,6 +3,9 @@
 Both reuse :func:`costmodel.tco.compute` on a batch: each draw or each swing is one row.
 Draws are triangular(low, typical, high), independent per quantity and per fabric, taken
 from one ``Generator.random`` call and the inverse CDF (vectorised; reproducible by seed).
+With parallelism "best", Monte Carlo keeps each fabric at the layout the search picks with the
+typical values (a run's layout is planned before the uncertain figures are known); the
+tornado searches again for each swing.
 
 References
 ----------
@@ -12,6 +15,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,7 +24,7 @@ import pandas as pd
 from . import quantities
 from .catalog import load_catalog
 from .errors import ChoiceError, RangeError
-from .inputs import Inputs, Uncertain, build
+from .inputs import Inputs, Structure, Uncertain, build
 from .schema import Scenario
 from .tco import compute
 
@@ -92,6 +96,17 @@ def _draw(uncertain: list[Uncertain], draws: int, rng: np.random.Generator) -> d
     return out
 
 
+def layout_at_typical(p: Inputs, st: Structure) -> tuple[Inputs, Structure]:
+    """Under parallelism "best": the inputs with each fabric's layout fixed at the one the search
+    picks for ``p`` (one row), and a structure that does not search again; else unchanged."""
+    if st.parallelism != "best":
+        return p, st
+    m = compute(p, st).metrics
+    fixed = {"tp": m["layout_tp"], "pipeline_stages": m["layout_pp"], "vp": m["layout_vp"],
+             "zero": m["layout_zero"], "micro_seqs": m["layout_micro_seqs"], "recompute": m["layout_recompute"]}
+    return p.replace(**fixed), dataclasses.replace(st, parallelism="best_at_typical")
+
+
 def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> MonteCarloResult:
     """Draw every ranged catalog quantity ``draws`` times and evaluate all fabrics at once.
 
@@ -104,7 +119,8 @@ def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> Monte
     built = build(scenario)
     rng = np.random.default_rng(seed)
     drawn = _draw(built.uncertain, int(draws), rng)
-    out = compute(built.inputs.replace(**drawn), built.structure)
+    typical, structure = layout_at_typical(built.inputs, built.structure)
+    out = compute(typical.replace(**drawn), structure)
     return MonteCarloResult(
         fabric_ids=built.structure.fabric_ids, baseline=scenario.baseline,
         currency=built.structure.currency, tco=out.tco, run_days=out.metrics["run_days"],

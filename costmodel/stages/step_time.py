@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .. import congestion, performance
+from .. import congestion, layout, performance
 from ..inputs import Inputs
 from .topology import Topology
 
@@ -35,6 +35,16 @@ class StepTime:
     hfu: np.ndarray  # hardware FLOPs (with recomputation) / peak [0-1]
     dp: np.ndarray  # data-parallel size [count]
     microbatches: np.ndarray  # micro-batches per step per replica [count]
+    # the layout used (the scenario's, or the layout search's per fabric) and its memory
+    tp: np.ndarray  # tensor-parallel size [count]
+    pp: np.ndarray  # pipeline stages [count]
+    vp: np.ndarray  # interleaved chunks per stage [count]
+    zero: np.ndarray  # ZeRO stage 0-3
+    micro_seqs: np.ndarray  # sequences per micro-batch used [count]
+    recompute: np.ndarray  # 1 = full activation recomputation
+    memory_bytes: np.ndarray  # per GPU: state, activations, gathered layers [B]
+    memory_usable_bytes: np.ndarray  # per GPU: its memory less the reserve [B]
+    fits_memory: np.ndarray  # 1 where the layout fits (under a search: one of the grid was found)
 
 
 def base_latency(p: Inputs, step_latency_s: np.ndarray) -> np.ndarray:
@@ -82,7 +92,7 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
     return fabric_latency, eta, node_bw, args
 
 
-def step_time(p: Inputs, topo: Topology) -> StepTime:
+def step_time(p: Inputs, topo: Topology, search: bool = False) -> StepTime:
     """Step time of a tensor × pipeline × data (or FSDP) parallel layout on the fabric.
 
     Parameters
@@ -92,6 +102,9 @@ def step_time(p: Inputs, topo: Topology) -> StepTime:
         model shape, batch and layout, GPU peak [FLOP/s] and kernel efficiency.
     topo : Topology
         Reads ``hops``.
+    search : bool
+        True (parallelism "best"): each fabric at the fastest layout of the grid that fits GPU
+        memory (:func:`costmodel.layout.search`) instead of the scenario's.
 
     Returns
     -------
@@ -115,8 +128,15 @@ def step_time(p: Inputs, topo: Topology) -> StepTime:
        Using Megatron-LM", SC21.
     """
     fabric_latency, eta, node_bw, args = step_args(p, topo)
+    usable = p.gpu_memory_bytes * (1.0 - p.memory_reserve_frac)
+    found = None
+    if search:
+        chosen = layout.search(args, usable)
+        args, found = {**args, **chosen.args}, chosen.found
     s = performance.step_time(**args)
     t_step = s["t_step"]
+    memory = layout.memory_of(args)
+    fits = (memory <= usable) if found is None else (found & (memory <= usable))
     return StepTime(
         fabric_latency_s=fabric_latency, alpha_s=args["alpha_base_s"] + fabric_latency,
         efficiency=eta, node_bw_Bps=node_bw, t_compute=s["t_compute"], t_step=t_step,
@@ -124,5 +144,7 @@ def step_time(p: Inputs, topo: Topology) -> StepTime:
         t_bubble=s["t_bubble"], t_tp=s["t_tp"], t_wire=s["t_wire"], bytes_node=s["bytes_node"],
         busbw_Bps=s["busbw_Bps"], utilization=s["t_compute"] / t_step,
         wait_share=s["t_exposed"] / t_step, mfu=s["mfu"], hfu=s["hfu"], dp=s["dp"],
-        microbatches=s["microbatches"],
+        microbatches=s["microbatches"], tp=args["tp"], pp=args["pp"], vp=args["vp"], zero=args["zero"],
+        micro_seqs=s["micro_seqs"], recompute=args["recompute"], memory_bytes=memory, memory_usable_bytes=usable,
+        fits_memory=fits.astype(float),
     )

@@ -170,3 +170,21 @@ def test_node_dedup_never_sends_more_and_a_dense_model_sends_no_all_to_all():
     # experts in one node's GPUs only: nothing crosses the fabric for the all-to-all
     local = _step(a2a_bw_gpu_Bps=1e3, **{**MOE, "ep": 4.0})
     assert local["t_step"] < plain["t_step"] and np.isfinite(local["t_step"])
+
+
+def test_expert_weights_split_over_expert_parallel_gpus_in_the_memory_model():
+    """DeepSeek-V3's 671 B parameters on PP 16 with experts over 64 GPUs: each GPU holds the dense
+    part and 1/64 of the experts, so its state is far below 671 B / 16 × 16 B."""
+    from costmodel import layout, transformer
+
+    args = dict(params=671e9, active_params=37e9, experts=256.0, top_k=8.0, ep=64.0, tp=1.0, pp=16.0, vp=1.0,
+                zero=1.0, param_bytes=2.0, grad_bytes=2.0, seq_len=4096.0, hidden=7168.0, n_layers=61.0,
+                recompute=0.0)
+    moe = layout.memory_bytes(args, dp=128.0, micro_seqs=1.0, microbatches=120.0)
+    dense = layout.memory_bytes({**args, "experts": 0.0}, dp=128.0, micro_seqs=1.0, microbatches=120.0)
+    share = float(transformer.expert_share(671e9, 37e9, 256, 8))
+    held = 671e9 * (1 - share + share / 64)
+    saved = (transformer.state_bytes_per_gpu(671e9, 1.0, 16.0, 128.0, 1.0)
+             - transformer.state_bytes_per_gpu(held, 1.0, 16.0, 128.0, 1.0))
+    assert float(dense - moe) == pytest.approx(float(saved), rel=1e-9)  # only the state differs
+    assert float(transformer.state_bytes_per_gpu(held, 1.0, 16.0, 128.0, 1.0)) < 10e9  # it fits an 80 GB GPU
