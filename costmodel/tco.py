@@ -24,7 +24,7 @@ import numpy as np
 
 from .inputs import Inputs, Structure
 from .ledger import CAPEX_CATEGORIES, CATEGORIES
-from .stages.batch import broadcast_inputs
+from .stages.batch import broadcast_inputs, compact_inputs, expand
 from .stages.cash_flows import cash_flows
 from .stages.cost_rates import cost_rates
 from .stages.metrics import metrics
@@ -72,7 +72,7 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     schedule → cost rates (the money ledger) → cash flows → metrics.
     """
     p = broadcast_inputs(p)
-    topo = topology(p)
+    topo = expand(topology(compact_inputs(p)), p.nodes.shape)  # the same for every draw of a batch
     step = step_time(p, topo, search=st.parallelism == "best")
     rel = reliability(p, topo)
     sched = schedule(p, step, rel, st.schedule)

@@ -44,12 +44,13 @@ def triangular_ppf(u, low, mode, high):
     >>> float(triangular_ppf(0.5, 0.0, 0.5, 1.0))
     0.5
     """
+    u, low, mode, high = (np.asarray(x, dtype=float) for x in (u, low, mode, high))
     span = high - low
-    safe = np.where(span > 0, span, 1.0)
-    c = (mode - low) / safe
-    left = low + np.sqrt(u * span * (mode - low))
-    right = high - np.sqrt((1.0 - u) * span * (high - mode))
-    return np.where(span > 0, np.where(u < c, left, right), low)
+    c = (mode - low) / np.where(span > 0, span, 1.0)
+    below = u < c
+    # one square root per draw: u·span·(mode − low) left of the mode, (1 − u)·span·(high − mode) right
+    root = np.sqrt(np.where(below, u * (mode - low), (1.0 - u) * (high - mode)) * span)
+    return np.where(below, low + root, high - root)
 
 
 @dataclass(frozen=True)

@@ -57,3 +57,22 @@ def compact(a: np.ndarray) -> np.ndarray:
     a = np.asarray(a)
     cut = (slice(0, 1) if st == 0 and n > 1 else slice(None) for st, n in zip(a.strides, a.shape, strict=True))
     return a[tuple(cut)]
+
+
+def compact_inputs(p: Inputs) -> Inputs:
+    """Every input at its smallest broadcastable view (:func:`compact`): a stage that reads only
+    what a batch does not vary (the topology in a Monte Carlo run) computes it once."""
+    return Inputs(**{name: compact(a) for name, a in fields_of(p).items()})
+
+
+def expand(obj, shape: tuple[int, ...]):
+    """A stage's result with every array (and every array in a dict field) broadcast to ``shape``
+    (read-only views)."""
+    def grow(v):
+        if isinstance(v, np.ndarray):
+            return np.broadcast_to(v, shape)
+        if isinstance(v, dict):
+            return {k: grow(x) for k, x in v.items()}
+        return v
+
+    return dataclasses.replace(obj, **{f.name: grow(getattr(obj, f.name)) for f in dataclasses.fields(obj)})

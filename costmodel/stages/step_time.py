@@ -8,6 +8,7 @@ import numpy as np
 
 from .. import congestion, layout, performance
 from ..inputs import Inputs
+from .batch import compact
 from .topology import Topology
 
 
@@ -133,7 +134,11 @@ def step_time(p: Inputs, topo: Topology, search: bool = False) -> StepTime:
     if search:
         chosen = layout.search(args, usable)
         args, found = {**args, **chosen.args}, chosen.found
-    s = performance.step_time(**args)
+    # each argument at its smallest broadcastable view: what does not vary by row or fabric is
+    # computed once (a Monte Carlo batch draws a few dozen of the inputs); results broadcast back
+    shape = np.shape(p.nodes)
+    s = {k: np.broadcast_to(v, shape) for k, v in performance.step_time(
+        **{k: compact(v) if isinstance(v, np.ndarray) else v for k, v in args.items()}).items()}
     t_step = s["t_step"]
     memory = layout.memory_of(args)
     fits = (memory <= usable) if found is None else (found & (memory <= usable))
