@@ -76,6 +76,8 @@ for col, f in zip(cols, fabrics, strict=True):
         if f.measured:  # the result's label; the scenario's fields give it in the page's language
             meas = scenario.measurements.get(f.id)
             st.caption(t("calib.measured", summary=md_escape(calibration.label(t, meas) if meas else f.measured)))
+        elif f.id in cat.fabrics and cat.fabrics[f.id].socket_fallback and f.id not in scenario.overrides.fabrics:
+            st.caption(t("compare.nccl_sockets"))
 
 # --- recommendation
 rec = res.recommendation

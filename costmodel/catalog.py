@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Literal
+from typing import ClassVar, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -116,6 +116,14 @@ class FabricSpec(BaseModel):
     interruption_rate_per_endpoint_hour: Quantity
     spine_efficiency: Quantity
     sharp_speedup: Quantity
+
+    #: the start of an efficiency note that says NCCL runs its socket transport on this fabric
+    SOCKET_FALLBACK: ClassVar[str] = "NCCL fallback: sockets"
+
+    @property
+    def socket_fallback(self) -> bool:
+        """True where the catalog's efficiency is NCCL's socket transport (no verbs path, e.g. iWARP)."""
+        return (self.efficiency.note or "").startswith(self.SOCKET_FALLBACK)
 
     @model_validator(mode="after")
     def _sharp(self) -> FabricSpec:
