@@ -8,15 +8,15 @@ import math
 import pandas as pd
 import streamlit as st
 
-from costmodel import sensitivity
+from costmodel import runs, sensitivity
 from costmodel.anchors import anchors as compute_anchors
 from costmodel.catalog import load_catalog
 from costmodel.claims import check_all
-from costmodel.formatting import format_sig
+from costmodel.formatting import format_percent_sig, format_sig
 from costmodel.presets import get_preset
 from webui import labels, session
 from webui.charts import lite
-from webui.i18n import catalog
+from webui.i18n import catalog, fmt_number
 from webui.sensitivity_chart import bandwidth_chart
 
 t = session.translator()
@@ -34,27 +34,38 @@ def _tx(key: str) -> str:
 
 
 W = {k: _tx(k) for k in ("recompute", "peak", "dp", "fsdp", "loss", "bucket", "comm", "p2p", "net", "days_per_run",
-                         "bw", "port", "gpu", "node")}
+                         "bw", "port", "gpu", "node", "congestion", "window", "a2a", "sharp")}
 EQUATIONS = [
-    ("eq_compute", rf"T_c = \frac{{k\,P\,B}}{{N\,g\,F_{{{W['peak']}}}\,e_c}},\quad k = 6\ (8\ {W['recompute']})"),
-    ("eq_bytes", rf"V_{{{W['dp']}}} = 2\,\frac{{d-1}}{{d}}\,\frac{{P\,b}}{{p}},\qquad "
-                 rf"V_{{{W['fsdp']}}} = 3\,\frac{{N-1}}{{N}}\,P\,b"),
+    ("eq_compute", r"m = \frac{B}{s\,d\,b},\quad d = \frac{N g}{t\,p},\qquad F_{MFU} = 6P + 12\,l\,s\,h,\quad "
+                   rf"F_{{HFU}} = F_{{MFU}}\,(1 + \tfrac{{r}}{{3}}),\qquad T_{{mb}} = \frac{{F_{{HFU}}\,b\,s}}"
+                   rf"{{t\,p\,F_{{{W['peak']}}}\,e_c}}"),
+    ("eq_bytes", rf"V_{{{W['dp']}}} = 2\,\frac{{d-1}}{{d}}\,\frac{{P\,b_g}}{{t\,p}}\,\frac{{g}}{{k}},\qquad "
+                 rf"V_{{{W['fsdp']}}} = m\,\frac{{d-1}}{{d}}\,\frac{{P\,(2 b_w + b_g)}}{{t\,p}}\,\frac{{g}}{{k}}"),
     (
         "eq_bandwidth",
-        rf"{W['bw']} = r\cdot R_{{{W['port']}}}\cdot\eta\cdot f_{{{W['loss']}}},"
+        rf"{W['bw']} = r\cdot R_{{{W['port']}}}\cdot\eta\cdot f_{{{W['loss']}}}\cdot c_{{{W['congestion']}}},"
         rf"\quad f_{{{W['loss']}}}^{{RoCE}} = \frac{{1}}{{1+pW}},"
         rf"\quad f_{{{W['loss']}}}^{{TCP}} = \min\!\left(1, \frac{{n\,\frac{{MSS}}{{RTT}}\frac{{C}}{{\sqrt{{p}}}}}}"
         rf"{{R_{{{W['port']}}}\,\eta}}\right)",
     ),
     (
         "eq_comm",
-        rf"t_{{{W['comm']}}} = \frac{{V}}{{{W['bw']}}} + \left\lceil\frac{{S}}{{{W['bucket']}}}\right\rceil "
-        r"\min(2(d-1), 2\lceil\log_2 d\rceil)\,\alpha",
+        rf"t_{{{W['comm']}}} = \frac{{V}}{{q_{{{W['sharp']}}}\,{W['bw']}}} + "
+        rf"\left\lceil\frac{{S}}{{{W['bucket']}}}\right\rceil "
+        r"\big(\alpha_0 + \min(2(d-1), 2\lceil\log_2 d\rceil)\,L\big)",
+    ),
+    (
+        "eq_a2a",
+        rf"t_{{{W['a2a']}}} = \frac{{l}}{{p}}(4 + 2r)\,\frac{{b\,s}}{{t}}\,h\,b_a\,k\,\frac{{e - e_n}}{{e}}\,"
+        rf"\frac{{1}}{{\min(1, r_n/g)\,R_{{{W['port']}}}\,\eta_{{{W['a2a']}}}}}",
     ),
     (
         "eq_step",
-        rf"T = T_c(1+\tfrac{{p-1}}{{m}}) + \max(0,\ t_{{{W['comm']}}} - o\,T_c) + t_{{{W['p2p']}}},\qquad "
-        r"u = T_c/T,\quad MFU = e_c\,u",
+        rf"T = \big(m + \tfrac{{p-1}}{{v}}\big)"
+        rf"\big(T_{{mb}} + T_{{TP}} + t_{{{W['p2p']}}} + (1-o)\,t_{{{W['a2a']}}}\big)"
+        rf" + \max\!\big(t_{{{W['comm']}}} - W_{{{W['window']}}},\ \tfrac{{t_{{{W['comm']}}}}}{{n_b}}\big)"
+        rf" + \sigma \min(t_{{{W['comm']}}}, W_{{{W['window']}}}),\quad W_{{{W['window']}}} = f_{{bwd}}\,T_{{mb}},"
+        r"\quad MFU = \frac{F_{MFU}\,B}{T\,N g\,F}",
     ),
     ("eq_failures", rf"\Lambda = N g\,\lambda_{{{W['gpu']}}} + N\,\lambda_{{{W['node']}}} "
                     rf"+ N r\,\lambda_{{{W['port']}}},\qquad M = 1/\Lambda"),
@@ -96,6 +107,39 @@ anchors = pd.DataFrame(
     ]
 )
 st.dataframe(anchors, hide_index=True, width="stretch", key="method_anchors")
+
+st.subheader(t("runs.title"))
+st.markdown(t("runs.intro"))
+
+
+@st.cache_data(show_spinner=False)
+def _runs() -> tuple[list[dict], dict]:
+    checks, efficiency = runs.check_runs()
+    return [c.__dict__ | {"error": c.error, "within": c.within} for c in checks], efficiency
+
+
+def _run_figure(metric: str, x: float) -> str:
+    if metric == "mfu":
+        return format_percent_sig(x)
+    return t(f"runs.unit_{metric}", x=fmt_number(x, 0 if metric == "tokens_per_gpu_s" else 1))
+
+
+run_rows, run_eff = _runs()
+run_table = pd.DataFrame([
+    {
+        t("runs.col_run"): r["text_zh"] if t.lang == "zh" else r["text"],
+        t("runs.col_published"): _run_figure(r["metric"], r["published"]),
+        t("runs.col_model"): _run_figure(r["metric"], r["model"]),
+        t("runs.col_error"): (f"{r['error'] * 100:+.1f} " + t("runs.points")) if r["metric"] == "mfu"
+        else f"{r['error']:+.1%}",
+        t("runs.col_verdict"): t(f"runs.role_{r['role']}") if r["role"] != "check"
+        else t("runs.within" if r["within"] else "runs.miss"),
+        t("runs.col_mfu"): f"{format_percent_sig(r['mfu'])} / {format_percent_sig(r['hfu'])}",
+    }
+    for r in run_rows
+])
+st.dataframe(run_table, hide_index=True, width="stretch", key="method_runs")
+st.caption(t("runs.caption", eff=", ".join(f"{g}: {e:.3f}" for g, e in sorted(run_eff.items()))))
 
 st.subheader(t("sensitivity.title"))
 

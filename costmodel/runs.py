@@ -28,6 +28,7 @@ class RunCheck:
 
     id: str
     text: str
+    text_zh: str
     source: str
     metric: str
     published: float
@@ -134,7 +135,7 @@ def check_runs() -> tuple[tuple[RunCheck, ...], dict[str, float]]:
         m = _metrics(r, efficiency.get(r["gpu"]))
         pub = r["published"]
         out.append(RunCheck(
-            id=r["id"], text=r["text"], source=r["source"], metric=pub["metric"],
+            id=r["id"], text=r["text"], text_zh=r.get("text_zh", r["text"]), source=r["source"], metric=pub["metric"],
             published=float(pub["value"]), model=float(_figure(r, m)), tolerance=float(pub["tolerance"]),
             role=r.get("role", "check"), note=r.get("note", ""), mfu=m["mfu"], hfu=m["hfu"],
             step_time_s=m["step_time_s"], exposed_share=m["exposed_comm_s"] / m["step_time_s"],

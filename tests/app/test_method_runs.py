@@ -1,0 +1,21 @@
+"""The Method page lists the published training runs beside the model, misses included (issue 12)."""
+
+from __future__ import annotations
+
+from apptest_helpers import open_page
+
+from costmodel import runs
+from webui.i18n import catalog
+
+
+def test_the_runs_table_shows_every_run_with_its_verdict_in_both_languages():
+    checks, _ = runs.check_runs()
+    for lang in ("en", "zh"):
+        at = open_page("method", lang=lang)
+        tx = catalog(lang)
+        table = next(d.value for d in at.dataframe if tx["runs.col_run"] in d.value.columns)
+        assert list(table[tx["runs.col_run"]]) == [c.text_zh if lang == "zh" else c.text for c in checks]
+        verdicts = list(table[tx["runs.col_verdict"]])
+        misses = [c for c in checks if c.role == "check" and not c.within]
+        assert verdicts.count(tx["runs.miss"]) == len(misses) > 0  # the misses are shown as misses
+        assert verdicts.count(tx["runs.role_calibration"]) == 1
