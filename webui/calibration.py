@@ -15,7 +15,7 @@ from costmodel.catalog import Catalog
 from costmodel.errors import ScenarioError
 from costmodel.schema import Scenario
 
-from . import labels, session
+from . import labels, notices, session
 from .i18n import Translator, fmt_number
 from .text import md_escape
 
@@ -75,6 +75,7 @@ def _store(fid: str, table: dict) -> None:
 def _source(fid: str, t: Translator) -> str | bytes:
     text = st.text_area(t("calib.paste"), key=f"calib_text_{fid}", height=140, help=t("calib.paste_help"))
     nonce = st.session_state.get(_NONCE.format(fid), 0)
+    notices.uploader_style(t)  # Streamlit's own English texts hidden, the button in the page's language
     upload = st.file_uploader(t("calib.upload"), key=f"calib_file_{fid}_{nonce}", help=t("calib.upload_help"))
     return upload.getvalue() if upload is not None else (text or "")
 

@@ -33,7 +33,7 @@ def show() -> None:
         getattr(st, kind)(text)
 
 
-def _uploader_style(t) -> None:
+def uploader_style(t) -> None:
     """Hide the uploader's own English texts ("Drag and drop file here", "Limit 1MB per file", which
     is the server's limit, not the importer's) and write the button's text in the page's language;
     the page states the real limit in a caption (Streamlit has no translations of its own texts)."""
@@ -56,7 +56,7 @@ def upload(t, label: str, key: str, read: Callable[[bytes], T], help: str | None
     uploader, and nothing changes. Texts: ``upload.*`` keys; the limit is the importer's.
     """
     turn = st.session_state.get(f"{key}_turn", 0)
-    _uploader_style(t)
+    uploader_style(t)
     up = st.file_uploader(label, type=["json"], key=f"{key}_{turn}", help=help)
     st.caption(t("upload.limit", kb=MAX_IMPORT_BYTES // 1024))
     refused = st.session_state.pop(f"{key}_refused", None)

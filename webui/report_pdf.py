@@ -49,7 +49,8 @@ CSS = """
 body { font-family: "Noto Sans CJK SC", "Noto Sans", "DejaVu Sans", sans-serif; font-size: 10pt; color: #1F2933; }
 h1 { font-size: 22pt; margin: 0 0 6pt; } h2 { font-size: 14pt; margin: 16pt 0 6pt; border-bottom: 1px solid #ccd; }
 table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt; } td, th { border: 1px solid #d5dae0;
- padding: 2pt 4pt; font-size: 8.5pt; text-align: left; } th { background: #F3F6F9; } td.n { text-align: right; }
+ padding: 2pt 4pt; font-size: 8.5pt; text-align: left; vertical-align: top; } th { background: #F3F6F9; }
+td.n { text-align: right; } tr { break-inside: avoid; page-break-inside: avoid; }
 .cover { page-break-after: always; padding-top: 60mm; } .muted { color: #667; } img { width: 100%; }
 .chart { page-break-inside: avoid; margin: 6pt 0; } .box { border: 1px solid #d5dae0; padding: 8pt; }
 """
@@ -114,7 +115,7 @@ def _source(t: Translator, cat, qty, book_label: str) -> str:
     if qty.source == price_books.SOURCE:
         return t("rpt.src_negotiated", book=book_label)
     ref = cat.references[qty.source]
-    if ref.kind == "assumption":
+    if qty.source == "engineering-estimate":  # its text points into the repository
         return t("rpt.src_assumption")
     return labels.reference_title(t, ref)  # the Chinese description in a Chinese report
 
