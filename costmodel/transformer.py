@@ -111,7 +111,7 @@ def expert_share(params, active_params, experts, top_k):
     ``P_experts / P = (1 − P_active/P) / (1 − k/E)``; 0 for a dense model (``E = 0``).
 
     >>> round(float(expert_share(671e9, 37e9, 256, 8)), 3)
-    0.974
+    0.975
     """
     e = np.asarray(experts, dtype=float)
     safe_e = np.where(e > 0, e, 1.0)
