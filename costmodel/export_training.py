@@ -109,24 +109,40 @@ def training_sheet(book, scenario: Scenario, p, st, res) -> None:
             formats[code] = wb.add_format({"num_format": code})
         return formats[code]
 
+    head_r = wb.add_format({"bold": True, "align": "right", "text_wrap": True, "valign": "bottom"})
+    unit_f = wb.add_format({"indent": 1})
+    text_r = wb.add_format({"align": "right"})
+    wrap_r = wb.add_format({"align": "right", "text_wrap": True, "valign": "top"})
     ws = wb.add_worksheet(tx["sheet_training"])
     ws.write_string(0, 0, tt["title"], bold)
     ws.write_string(1, 0, tt["step_note"], note)
-    header = [tx["col_input"], tx["col_value"], tx["col_unit"]]
+
 
     def value_row(r: int, label: str, value, unit: str, code: str | None, empty: str = "auto") -> None:
         ws.write_string(r, 0, label)
         if value is None:
-            ws.write_string(r, 1, tt[empty])
+            ws.write_string(r, 1, tt[empty], text_r)
         elif isinstance(value, str):
-            ws.write_string(r, 1, tt["parallelism"].get(value, value))
+            ws.write_string(r, 1, tt["parallelism"].get(value, value), text_r)
         else:
             ws.write_number(r, 1, float(value), nf(code))
-        ws.write_string(r, 2, tt["units"][unit])
+        ws.write_string(r, 2, tt["units"][unit], unit_f)
 
+    def header(row: int) -> None:
+        ws.write_string(row, 0, tx["col_input"], bold)
+        ws.write_string(row, 1, tx["col_value"], head_r)
+        ws.write_string(row, 2, tx["col_unit"], wb.add_format({"bold": True, "indent": 1}))
+
+    def fabric_header(row: int) -> None:
+        ws.write_string(row, 0, tx["col_fabric"], bold)
+        ws.write_row(row, 1, names, head_r)
+        ws.set_row(row, 30)
+
+    fids = list(st.fabric_ids)
+    names = [book.fabric_name[f] for f in fids]
     r = 3
     ws.write_string(r, 0, tt["plan"], bold)
-    ws.write_row(r + 1, 0, header, bold)
+    header(r + 1)
     r += 1
     wl = scenario.workload
     for key, unit, code in WORKLOAD_ROWS:
@@ -135,7 +151,7 @@ def training_sheet(book, scenario: Scenario, p, st, res) -> None:
 
     r += 2
     ws.write_string(r, 0, tt["topology"], bold)
-    ws.write_row(r + 1, 0, header, bold)
+    header(r + 1)
     r += 1
     effective = {"gpus_per_node": float(p.gpus_per_node.ravel()[0]), "nics_per_node": float(p.nics_per_node.ravel()[0])}
     cl = scenario.cluster
@@ -146,13 +162,12 @@ def training_sheet(book, scenario: Scenario, p, st, res) -> None:
             value = effective.get(key)
         value_row(r, tt["cluster"][key], value, unit, code)
 
-    fids = list(st.fabric_ids)
-    names = [book.fabric_name[f] for f in fids]
     r += 2
     ws.write_string(r, 0, tt["measurements"], bold)
     r += 1
-    ws.write_row(r, 0, [tx["col_fabric"], tt["col_collective"], tt["col_alpha"], tt["col_busbw"], tt["col_hosts"],
-                        tt["col_ranks"], tt["col_summary"]], bold)
+    ws.write_row(r, 0, [tx["col_fabric"], tt["col_collective"]], bold)
+    ws.write_row(r, 2, [tt["col_alpha"], tt["col_busbw"], tt["col_hosts"], tt["col_ranks"]], head_r)
+    ws.write_string(r, 6, tt["col_summary"], wb.add_format({"bold": True, "indent": 1}))
     for fid, name in zip(fids, names, strict=True):
         r += 1
         ws.write_string(r, 0, name)
@@ -165,26 +180,27 @@ def training_sheet(book, scenario: Scenario, p, st, res) -> None:
         ws.write_number(r, 3, m.busbw_GBps, nf("#,##0.00"))
         for c, v in ((4, m.hosts), (5, m.ranks)):
             if v is None:
-                ws.write_string(r, c, "—")
+                ws.write_string(r, c, "—", text_r)
             else:
                 ws.write_number(r, c, v, nf("#,##0"))
-        ws.write_string(r, 6, m.summary)
+        ws.write_string(r, 6, m.summary, unit_f)
 
     r += 2
     ws.write_string(r, 0, tt["results"], bold)
     r += 1
-    ws.write_row(r, 0, [tx["col_fabric"], *names], bold)
+    fabric_header(r)
     r += 1
-    ws.write_string(r, 0, tt["metrics"]["layout"])
+    ws.write_string(r, 0, tt["metrics"]["layout"], wb.add_format({"valign": "top"}))
+    ws.set_row(r, 45)
     for j, fid in enumerate(fids):
-        ws.write_string(r, 1 + j, layout_text(tt, res.fabric(fid).metrics))
+        ws.write_string(r, 1 + j, layout_text(tt, res.fabric(fid).metrics), wrap_r)
     for key, code in RESULT_ROWS:
         r += 1
         ws.write_string(r, 0, tt["metrics"][key])
         for j, fid in enumerate(fids):
             v = res.fabric(fid).metrics[key]
             if v is None:
-                ws.write_string(r, 1 + j, "—")
+                ws.write_string(r, 1 + j, "—", text_r)
             else:
                 ws.write_number(r, 1 + j, float(v), nf(code))
     r += 1
@@ -195,11 +211,12 @@ def training_sheet(book, scenario: Scenario, p, st, res) -> None:
     r += 2
     ws.write_string(r, 0, tt["bom"], bold)
     r += 1
-    ws.write_row(r, 0, [tx["col_fabric"], *names], bold)
+    fabric_header(r)
     for key in BOM_KEYS:
         r += 1
         ws.write_string(r, 0, f"{tt['bom_keys'][key]} [{tt['units']['count']}]")
         for j, fid in enumerate(fids):
             ws.write_number(r, 1 + j, float(res.fabric(fid).bom.get(key, 0.0)), nf("#,##0"))
-    ws.set_column(0, 0, 46)
-    ws.set_column(1, max(len(fids), 6), 22)
+    ws.set_column(0, 0, 56)
+    ws.set_column(1, max(len(fids), 5), 24)
+    ws.set_column(6, 6, 48)  # the log header of a measurement
