@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import costmodel
 from costmodel.formatting import format_number, format_share
+from costmodel.inputs import build
 
 from .i18n import Translator
 from .layouts import layout_text
@@ -40,10 +41,15 @@ def _value(t: Translator, group: str, key: str, value) -> str:
 
 
 def plan_rows(t: Translator, scenario: costmodel.Scenario) -> list[tuple[str, str]]:
-    """(label, value) of every training-plan and topology input of ``scenario``."""
+    """(label, value) of every training-plan and topology input of ``scenario``; GPUs and NICs per
+    node as the model uses them (an empty field means the GPU's reference server)."""
+    p = build(scenario).inputs
+    effective = {"gpus_per_node": float(p.gpus_per_node.ravel()[0]), "nics_per_node": float(p.nics_per_node.ravel()[0])}
     rows = [(t(f"field.workload.{k}"), _value(t, "workload", k, getattr(scenario.workload, k)))
             for k in WORKLOAD_FIELDS]
-    rows += [(t(f"field.cluster.{k}"), _value(t, "cluster", k, getattr(scenario.cluster, k))) for k in CLUSTER_FIELDS]
+    rows += [(t(f"field.cluster.{k}"), _value(t, "cluster", k, getattr(scenario.cluster, k) if
+                                              getattr(scenario.cluster, k) is not None else effective.get(k)))
+             for k in CLUSTER_FIELDS]
     return rows
 
 
@@ -66,7 +72,8 @@ def training_section(t: Translator, scenario: costmodel.Scenario, res, names: di
                      table: Callable[..., str]) -> str:
     """The section's HTML; ``table`` is the report's table builder (escapes every cell)."""
     e = html.escape
-    parts = [f"<h2>{e(t('rtrain.title'))}</h2><p class='muted'>{e(t('rtrain.intro'))}</p>",
+    parts = [f"<h2 style='page-break-before:always'>{e(t('rtrain.title'))}</h2>",
+             f"<p class='muted'>{e(t('rtrain.intro'))}</p>",
              f"<p><b>{e(t('rtrain.plan'))}</b></p>"]
     rows = plan_rows(t, scenario)
     half = (len(rows) + 1) // 2
@@ -74,6 +81,8 @@ def training_section(t: Translator, scenario: costmodel.Scenario, res, names: di
     parts.append(table([t("rtrain.col_input"), t("rtrain.col_value")] * 2,
                        [[a, b, c, d] for (a, b), (c, d) in zip(left, right, strict=True)],
                        numeric_from=4, widths=[32, 18, 32, 18]))
+    if scenario.workload.parallelism == "best":
+        parts.append(f"<p class='muted'>{e(t('layout.search_note'))}</p>")
     measured = list(scenario.measurements.items())
     if measured:
         parts.append("<ul>" + "".join(
@@ -85,5 +94,5 @@ def training_section(t: Translator, scenario: costmodel.Scenario, res, names: di
     parts.append(table([t(f"rtrain.{k}") for k in ("col_fabric", "col_layout", "col_step", "col_compute",
                                                    "col_exposed", "col_mfu", "col_hfu", "col_memory", "col_fits")],
                        fabric_rows(t, res, names), numeric_from=2, text_after=8,
-                       widths=[15, 31, 8, 8, 9, 6, 6, 11, 6]))
+                       widths=[14, 27, 7, 8, 9, 8, 8, 12, 7]))
     return "".join(parts)

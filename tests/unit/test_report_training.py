@@ -33,11 +33,13 @@ def test_section_has_the_plan_and_each_fabrics_layout_step_and_memory(lang):
     t = Translator(lang)
     names = labels.fabric_names(t)
     out = training_section(t, scenario, res, names, _table)
-    assert f"<h2>{t('rtrain.title')}</h2>" in out
+    assert f">{t('rtrain.title')}</h2>" in out
     assert (CJK.search(t("rtrain.title")) is not None) == (lang == "zh")
     for key in ("seq_len", "experts", "top_k", "parallelism"):
         assert t(f"field.workload.{key}") in out
     assert t("field.cluster.in_network_reduction") in out and t("opt.workload.parallelism.best") in out
+    assert scenario.cluster.gpus_per_node is None  # shown as the reference server's count, not "auto"
+    assert f"<td>{t('field.cluster.gpus_per_node')}</td><td>8</td>" in out
     m = scenario.measurements["ib-ndr-400"]
     assert format_number(m.busbw_GBps, 1) in out and m.summary in out
     rows = _cells(out)
