@@ -149,6 +149,9 @@ def training_sheet(book, scenario: Scenario, p, st, res) -> None:
         r += 1
         value_row(r, tt["workload"][key], getattr(wl, key), unit, code, _EMPTY.get(key, "auto"))
 
+    if wl.parallelism == "best":
+        r += 1
+        ws.write_string(r, 0, tt["search_note"], note)
     r += 2
     ws.write_string(r, 0, tt["topology"], bold)
     header(r + 1)

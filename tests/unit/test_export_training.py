@@ -85,6 +85,7 @@ def test_training_sheet_shows_the_plan_topology_and_measurement(tmp_path, lang):
     assert rows[tt["workload"]["seq_len"]][0] == wl.seq_len
     assert rows[tt["workload"]["parallelism"]][0] == tt["parallelism"]["best"]
     assert rows[tt["workload"]["tensor_parallel"]][0] == tt["auto"]  # empty: the model chooses
+    assert tt["search_note"] in rows  # the layout is searched: the plan's layout values are not used
     assert rows[tt["workload"]["full_recompute"]][0] == 0
     assert rows[tt["cluster"]["in_network_reduction"]][0] == 1
     assert rows[tt["cluster"]["oversubscription"]][0] == cl.oversubscription
@@ -129,3 +130,4 @@ def test_english_training_sheet_has_no_chinese_and_a_dense_model_says_so(tmp_pat
     rows = _rows(ws)
     assert rows[tt["workload"]["experts"]][0] == tt["dense"]
     assert "not formulas" in tt["step_note"] and tt["step_note"] in texts
+    assert tt["search_note"] not in texts  # a fixed layout: the plan's values are the ones used
