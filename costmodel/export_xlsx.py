@@ -2,7 +2,9 @@
 
 Sheets: ``Inputs`` (scenario and price inputs, editable; the model's per-fabric drivers as
 values), one sheet of yearly cash flows per fabric whose cells are formulas over ``Inputs``,
-``Summary`` (TCO, Δ vs baseline, NPV, a native chart) and ``Catalog`` (every default with its
+``Summary`` (TCO, Δ vs baseline, NPV, a native chart), ``Training`` (the training plan, each
+fabric's layout, step time, MFU/HFU, memory and bill of materials, as values:
+:mod:`costmodel.export_training`) and ``Catalog`` (every default with its
 source and date). Quantities that come from parts of the model too complex for a formula —
 step time, goodput, busy hours, energy before PUE, CPU share, lost hours, bill of materials —
 are values, and the sheet says so. The cost formulas are not written here: each cell prints the
@@ -32,6 +34,7 @@ from . import ledger, price_books, quantities
 from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
+from .export_training import training_sheet
 from .formatting import fabric_names
 from .inputs import build
 from .schema import Scenario
@@ -167,6 +170,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
             sh, ledger.excel_cash_flows(st.payment, st.horizon_years, fab_refs), res.fabric(fid), rate,
             names["discount"], tx, fmt)
     _summary_sheet(book, title, st, res, tco_cells, npv_cells)
+    training_sheet(book, scenario, p, st, res)
     _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
     wb.close()
     return buf.getvalue()

@@ -1,4 +1,5 @@
-"""The PDF report (A4, English or Chinese): cover, executive summary, charts, yearly cash flows,
+"""The PDF report (A4, English or Chinese): cover, executive summary, charts, the training plan and
+step time (:mod:`webui.report_training`), yearly cash flows,
 assumptions with sources, a short method, the article's claims beside the model, a disclaimer.
 
 Built as HTML and printed by Debian's Chromium (``/usr/bin/chromium``, over its DevTools pipe). The charts
@@ -34,6 +35,7 @@ from costmodel.timeline import cumulative
 from . import charts, labels, share
 from .i18n import Translator
 from .money import Money
+from .report_training import training_section
 from .titles import scenario_title
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -192,6 +194,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     for i, (_, note) in enumerate((fig, note) for fig, note in figs if fig is not None):
         parts.append(f"<div class='chart'><img data-fig='{i}' alt=''>{note}</div>")
 
+    parts.append(training_section(t, scenario, res, names, _table))
     parts.append(f"<h2>{e(t('pdf.cash_flows'))}</h2>")
     parts.append(resale_note)
     for f in res.fabrics:
