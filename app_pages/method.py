@@ -61,11 +61,14 @@ EQUATIONS = [
     ),
     (
         "eq_step",
+        r"\begin{gathered}"
         rf"T = \big(m + \tfrac{{p-1}}{{v}}\big)"
-        rf"\big(T_{{mb}} + T_{{TP}} + t_{{{W['p2p']}}} + (1-o)\,t_{{{W['a2a']}}}\big)"
+        rf"\big(T_{{mb}} + T_{{TP}} + t_{{{W['p2p']}}} + (1-o)\,t_{{{W['a2a']}}}\big) \\"
         rf" + \max\!\big(t_{{{W['comm']}}} - W_{{{W['window']}}},\ \tfrac{{t_{{{W['comm']}}}}}{{n_b}}\big)"
-        rf" + \sigma \min(t_{{{W['comm']}}}, W_{{{W['window']}}}),\quad W_{{{W['window']}}} = f_{{bwd}}\,T_{{mb}},"
-        r"\quad MFU = \frac{F_{MFU}\,B}{T\,N g\,F}",
+        rf" + \sigma \min(t_{{{W['comm']}}}, W_{{{W['window']}}}) \\"
+        rf"W_{{{W['window']}}} = f_{{bwd}}\,T_{{mb}},"
+        r"\quad MFU = \frac{F_{MFU}\,B}{T\,N g\,F}"
+        r"\end{gathered}",
     ),
     ("eq_failures", rf"\Lambda = N g\,\lambda_{{{W['gpu']}}} + N\,\lambda_{{{W['node']}}} "
                     rf"+ N r\,\lambda_{{{W['port']}}},\qquad M = 1/\Lambda"),
@@ -121,7 +124,7 @@ def _runs() -> tuple[list[dict], dict]:
 def _run_figure(metric: str, x: float) -> str:
     if metric == "mfu":
         return format_percent_sig(x)
-    return t(f"runs.unit_{metric}", x=fmt_number(x, 0 if metric == "tokens_per_gpu_s" else 1))
+    return t(f"runs.unit_{metric}", x=fmt_number(x, {"tokens_per_gpu_s": 0, "step_time_s": 2}.get(metric, 1)))
 
 
 run_rows, run_eff = _runs()
@@ -139,7 +142,8 @@ run_table = pd.DataFrame([
     for r in run_rows
 ])
 st.dataframe(run_table, hide_index=True, width="stretch", key="method_runs")
-st.caption(t("runs.caption", eff=", ".join(f"{g}: {e:.3f}" for g, e in sorted(run_eff.items()))))
+gpus = load_catalog().gpus
+st.caption(t("runs.caption", eff=", ".join(f"{gpus[g].name} {e:.3f}" for g, e in sorted(run_eff.items()))))
 
 st.subheader(t("sensitivity.title"))
 
