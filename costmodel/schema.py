@@ -510,6 +510,7 @@ class Scenario(BaseModel):
                 "workload.pipeline_stages", f"at most the number of nodes ({self.cluster.nodes}); "
                 "each stage runs on at least one node", "stages_above_nodes", hi=str(self.cluster.nodes),
             )
+        self._check_layout(int(self.cluster.gpus_per_node or cat.gpus[self.cluster.gpu].default_gpus_per_node.typical))
         if self.facility.gpu_idle_power_frac > self.facility.gpu_busy_power_frac:
             raise FieldError(
                 "facility.gpu_idle_power_frac", "must not exceed gpu_busy_power_frac "
@@ -523,6 +524,28 @@ class Scenario(BaseModel):
                 "instalments_beyond_horizon", hi=str(12 * self.finance.horizon_years),
             )
         return self
+
+    def _check_layout(self, g: int) -> None:
+        """The training layout's own fields must describe a layout that exists on this cluster
+        (checked only where they are set, so documents without them open as before)."""
+        w, n = self.workload, self.cluster.nodes
+        stages = w.pipeline_stages if w.parallelism == "pipeline" else 1
+        t = w.tensor_parallel
+        if t is not None:
+            if (t <= g and g % t) or (t > g and t % g):
+                ok = [d for d in range(1, g + 1) if g % d == 0]
+                raise FieldError("workload.tensor_parallel",
+                                 f"must divide the {g} GPUs of a node ({', '.join(map(str, ok))}) or be a multiple "
+                                 "of them", "tp_not_divisor", g=str(g), choices=", ".join(map(str, ok)))
+            if t * stages > n * g:
+                raise FieldError("workload.tensor_parallel", f"at most {n * g // stages} with {stages} pipeline "
+                                 f"stages on {n * g} GPUs", "tp_above_gpus", hi=str(n * g // stages))
+        if w.experts and w.expert_parallel is not None and w.expert_parallel > n * g // stages:
+            raise FieldError("workload.expert_parallel", f"at most the {n * g // stages} GPUs of a pipeline stage",
+                             "ep_above_gpus", hi=str(n * g // stages))
+        if w.active_params_b is not None and w.active_params_b > w.model_params_b:
+            raise FieldError("workload.active_params_b", f"at most the model size ({w.model_params_b:g} B)",
+                             "active_above_total", hi=f"{w.model_params_b:g}")
 
     def with_change(self, path: str, value):
         """This scenario with one field changed, repaired and validated: a
