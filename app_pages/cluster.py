@@ -88,8 +88,8 @@ with middle, st.container(border=True):
     if not searched:
         widgets.toggle(t, "workload.full_recompute")
     widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)
-    if scenario.workload.schedule == "plan":
-        widgets.number(t, "workload.runs_per_year", digits=1)
+    widgets.number(t, "workload.runs_per_year", digits=1)  # the plan: also the equal-work comparison's
+    widgets.number(t, "workload.target_run_days", digits=1)
     widgets.number(t, "workload.grad_bytes", digits=1)
 
 with right, st.container(border=True):

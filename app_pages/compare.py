@@ -7,7 +7,7 @@ import streamlit as st
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_percent_sig, format_ratio
 from costmodel.timeline import cumulative
-from webui import calibration, charts, compute, keys, labels, layouts, session, titles
+from webui import calibration, charts, compute, equal_work_panel, keys, labels, layouts, session, titles
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -46,7 +46,11 @@ for f in fabrics:
                      used=fmt_number(f.metrics["memory_gb_per_gpu"], 1),
                      usable=fmt_number(f.metrics["memory_usable_gb"], 1)), icon="🧮")
 
-# --- KPI cards
+# --- headline: the same work, each fabric sized to deliver it
+equal_work_panel.show(t, money, res, names)
+
+# --- KPI cards: the fixed cluster
+st.subheader(t("compare.fixed_title", nodes=fmt_number(res.nodes)))
 cols = st.columns(len(fabrics))
 for col, f in zip(cols, fabrics, strict=True):
     with col, st.container(border=True):

@@ -9,6 +9,7 @@ import pandas as pd
 
 from . import formats, price_books
 from .catalog import Catalog, load_catalog
+from .equal_work import size_for_work
 from .errors import ScenarioError
 from .inputs import build
 from .recommend import recommend, seed_rule
@@ -47,6 +48,7 @@ def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
     """
     built = _built(scenario, catalog)
     out = compute(built.inputs, built.structure)
+    work = size_for_work(built.inputs, built.structure, scenario.workload.target_run_days)
     ctx = scenario.context
     family, reasons = seed_rule(scenario.cluster.nodes, scenario.workload.model_params_b,
                                 ctx.budget_tight, ctx.existing_ethernet, ctx.ops_team, catalog)
@@ -55,8 +57,10 @@ def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
         out.metrics["cost_per_run"][0], out.metrics["fits_plan"][0].astype(bool),
         {k: v[0] for k, v in out.breakdown.items()},
         {k: v[0] for k, v in out.metrics.items()}, scenario.workload.schedule, family, reasons,
+        work_cost=work.cost, work_breakdown=work.breakdown,
     )
-    return to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes, catalog)
+    return to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes, catalog,
+                     equal_work=work)
 
 
 def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataFrame:

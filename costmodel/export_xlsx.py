@@ -59,6 +59,7 @@ _MODEL_ROWS = (  # per fabric, values the model computes: (key, unit, editable)
     ("busy_h", "h", False),
     ("cpu_share", "0-1", False),
     ("lost_h", "h", False),
+    ("wait_h", "h", False),
     ("vch", "currency/h", True),
 )
 FABRIC_INPUTS = (  # per fabric: (key, unit, editable); the registry's rows, then the model's

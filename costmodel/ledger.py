@@ -23,10 +23,16 @@ Names the formulas read (units): inputs of :class:`~costmodel.inputs.Inputs` by 
 ``cpu_share``        share of host CPU taken by the transport [0-1]
 ``busy_h``           busy hours per year [h/year]
 ``lost_h``           cluster-hours lost to interruptions counted in this scope [h/year]
+``wait_h``           cluster-hours the GPUs wait on the network (exposed communication) [h/year]
 ``vch``              value of one cluster-hour [currency/h]
 ===================  ==================================================================
 
 Money is in the price book's currency.
+
+Time is valued one way: every cluster-hour the network costs — waiting on it (``network_wait``),
+lost to interruptions and restarts (``interruptions``), or the host CPU it takes
+(``cpu_overhead``, the CPU's cost share of the hour) — is charged at ``vch``, the value of one
+cluster-hour. These three are :data:`TIME_CATEGORIES`: opportunity costs, not cash.
 
 References
 ----------
@@ -82,11 +88,14 @@ ENTRIES: tuple[Entry, ...] = (
           "NICs + switches + links + installation"),
     Entry("energy", "recurring", _n("energy_kwh") * price_kwh, "currency/year", "energy × electricity price"),
     Entry("cpu_overhead", "recurring",
-          _n("cpu_share") * nodes * (server_price * _n("host_cpu_cost_share") / horizon
-                                     + _n("host_power_kw") * _n("host_cpu_power_share") * _n("busy_h")
-                                     * pue * price_kwh),
+          _n("cpu_share") * (_n("host_cpu_cost_share") * _n("busy_h") * _n("vch")
+                             + nodes * _n("host_power_kw") * _n("host_cpu_power_share") * _n("busy_h")
+                             * pue * price_kwh),
           "currency/year",
-          "host CPU the transport takes: its share of the CPU's cost per year and of its power"),
+          "host CPU the transport takes: the CPU's cost share of each busy cluster-hour at the value of a "
+          "cluster-hour, and its share of the CPU's power"),
+    Entry("network_wait", "recurring", _n("wait_h") * _n("vch"), "currency/year",
+          "cluster-hours waiting on the network × value of a cluster-hour"),
     Entry("interruptions", "recurring", _n("lost_h") * _n("vch"), "currency/year",
           "lost cluster-hours × value of a cluster-hour"),
     Entry("operations", "recurring",
@@ -99,6 +108,8 @@ LEDGER: dict[str, Entry] = {e.key: e for e in ENTRIES}
 #: the cost categories, in the order of the breakdown
 CATEGORIES: tuple[str, ...] = tuple(e.key for e in ENTRIES if e.kind != "part")
 CAPEX_CATEGORIES: tuple[str, ...] = tuple(e.key for e in ENTRIES if e.kind == "capex")
+#: the categories that value cluster time at ``vch`` (opportunity costs, not cash)
+TIME_CATEGORIES: tuple[str, ...] = ("cpu_overhead", "network_wait", "interruptions")
 
 _rate, _months = _n("instalment_rate") / MONTHS_PER_YEAR, _n("instalment_months")
 #: share of one unit of capex paid in ``year`` when bought outright

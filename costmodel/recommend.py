@@ -135,11 +135,22 @@ def seed_rule(nodes: int, params_b: float, budget_tight: bool, existing_ethernet
 
 
 def recommend(ids, families, tco, cost_per_run, fits, breakdown, metrics, schedule,
-              rule_family, rule_reasons, fmt=lambda x: f"{x:,.0f}") -> Recommendation:
-    """Combine the seed rule with the cost-optimal fabric (arrays of shape ``(F,)``)."""
+              rule_family, rule_reasons, fmt=lambda x: f"{x:,.0f}", work_cost=None,
+              work_breakdown=None) -> Recommendation:
+    """Combine the seed rule with the cost-optimal fabric (arrays of shape ``(F,)``).
+
+    The cost-optimal fabric is ranked by the cost of the same work (``work_cost``: each fabric's
+    cluster sized to deliver the plan, :mod:`costmodel.equal_work`) when some fabric can deliver
+    it; otherwise by TCO among the fabrics that fit the plan (cost per run when the cluster is
+    always busy, or when none fits). The recommendation names the metric it ranks by.
+    """
     metric_name = "cost_per_run" if schedule == "always_busy" else "tco_total"
     values = np.asarray(cost_per_run if metric_name == "cost_per_run" else tco, dtype=float)
     fits = np.asarray(fits, dtype=bool)
+    work = None if work_cost is None else np.asarray(work_cost, dtype=float)
+    if work is not None and np.isfinite(work).any():
+        metric_name, values, fits = "work_cost", work, np.isfinite(work)
+        breakdown = work_breakdown
     reasons = list(rule_reasons)
     pool = np.where(fits, values, np.inf)
     if not fits.any():

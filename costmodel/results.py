@@ -15,6 +15,7 @@ import pandas as pd
 
 from . import finance
 from .catalog import Catalog, load_catalog
+from .equal_work import EqualWork
 from .recommend import Recommendation
 from .tco import CATEGORIES, Outputs
 
@@ -30,7 +31,7 @@ METRIC_KEYS = (
     "network_lost_hours_per_year", "cpu_cores_used", "capex_nics", "capex_switches", "capex_links",
     "capex_install",
     "switches", "tiers", "transceivers", "cables", "network_power_kw", "energy_kwh_per_year",
-    "cpu_overhead_share", "value_of_cluster_hour", "cost_per_run", "cost_per_mtok",
+    "cpu_overhead_share", "value_of_cluster_hour", "network_wait_hours_per_year", "cost_per_run", "cost_per_mtok",
     "cost_per_useful_gpu_hour", "cash_total",
 )
 
@@ -90,6 +91,8 @@ class Result:
     nodes: int
     fabrics: list[FabricResult]
     recommendation: Recommendation
+    #: each fabric's cluster sized to deliver the plan, and the cash cost of that work (None: not computed)
+    equal_work: EqualWork | None = None
 
     def fabric(self, fabric_id: str) -> FabricResult:
         """The result of one fabric by id."""
@@ -117,6 +120,7 @@ class Result:
                 "reasons": list(self.recommendation.reasons),
                 "reason_codes": [{"code": r.code, "values": r.values} for r in self.recommendation.reason_codes],
             },
+            "equal_work": None if self.equal_work is None else self.equal_work.to_dict(),
         }
 
     def table(self) -> pd.DataFrame:
@@ -159,7 +163,7 @@ def to_frame(out: Outputs, extra_columns: dict[str, np.ndarray] | None = None) -
 
 
 def to_result(out: Outputs, recommendation: Recommendation, name: str, price_book: str, nodes: int,
-              catalog: Catalog | None = None) -> Result:
+              catalog: Catalog | None = None, equal_work: EqualWork | None = None) -> Result:
     """Per-fabric results of a single-row output (``S == 1``); fabric names from ``catalog`` (default: packaged)."""
     st = out.structure
     cat = catalog or load_catalog()
@@ -199,7 +203,7 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,
         baseline=st.fabric_ids[st.baseline_index], price_book=price_book, nodes=nodes, fabrics=fabrics,
-        recommendation=recommendation,
+        recommendation=recommendation, equal_work=equal_work,
     )
 
 

@@ -205,6 +205,11 @@ class Workload(BaseModel):
         **_b("workload.runs_per_year"),
         description="training runs planned per year [count]"
     )
+    target_run_days: float | None = Field(
+        None, **_b("workload.target_run_days"),
+        description="longest acceptable run for the equal-work comparison [days]; empty = the plan "
+        "only has to fit in a year",
+    )
 
 
 class Facility(BaseModel):
@@ -264,7 +269,8 @@ class Operations(BaseModel):
     value_of_cluster_hour: float | None = Field(
         None,
         **_b("operations.value_of_cluster_hour"),
-        description="cost of one lost cluster-hour [currency/h]; empty = GPU rental rate × GPUs",
+        description="value of one cluster-hour, lost, waiting on the network or taken by the host CPU "
+        "[currency/h]; empty = GPU rental rate × GPUs",
     )
 
 

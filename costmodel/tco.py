@@ -7,11 +7,12 @@ NPV need no ``(S, F, years)`` array unless yearly figures are asked for.
 
 Money is in the price book's currency; energy in kWh; time in hours unless named ``_s``.
 Cost categories (the breakdown): ``compute_capex``, ``network_capex``, ``energy``,
-``cpu_overhead``, ``interruptions``, ``operations``. Two of them are opportunity costs, not
-cash: ``cpu_overhead`` (host CPU capacity and power the transport takes from other work) and
-``interruptions`` (lost cluster-hours at the value of a cluster-hour). ``cash_total`` leaves
-them out; per-unit figures (cost per run, per million tokens, per useful GPU-hour) use it,
-because lost time and slowness already show there as fewer runs. In ``fabric`` scope only what the network
+``cpu_overhead``, ``network_wait``, ``interruptions``, ``operations``. Three of them value
+cluster time, one way, at the value of a cluster-hour (:data:`costmodel.ledger.TIME_CATEGORIES`):
+the host CPU the transport takes, the hours the GPUs wait on the network, and the hours lost to
+interruptions. They are opportunity costs, not cash: ``cash_total`` leaves them out and
+per-unit figures (cost per run, per million tokens, per useful GPU-hour) use it, because
+slowness and lost time already show there as fewer runs. In ``fabric`` scope only what the network
 causes is counted: network capex, network power plus the cluster's power while it waits for
 the network, CPU overhead, network-caused interruptions, network maintenance and staff.
 """

@@ -52,6 +52,7 @@ CATEGORY_COLORS = {
     "network_capex": "#66CCEE",
     "energy": "#CCBB44",
     "cpu_overhead": "#AA3377",
+    "network_wait": "#BBBBBB",
     "interruptions": "#EE6677",
     "operations": "#228833",
 }

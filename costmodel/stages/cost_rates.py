@@ -59,7 +59,8 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     site energy before PUE — cluster scope ``N (busy · P_busy + (8760 − busy) P_idle)``, fabric
     scope ``N P_busy · busy · wait share`` (the cluster waiting on the network); CPU share
     ``min(1, cores/100G · traffic · duty / cores)``; value of a cluster-hour (rental × GPUs when
-    not given); lost hours (the network's only in fabric scope). The amounts are the formulas
+    not given); lost hours (the network's only in fabric scope); hours waiting on the network
+    ``busy · T_exposed / T_step`` (every scope: the wait is the network's). The amounts are the formulas
     of :data:`costmodel.ledger.ENTRIES`, evaluated in order.
 
     References
@@ -90,7 +91,6 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     vch = np.where(np.isnan(p.value_of_cluster_hour), rental, p.value_of_cluster_hour)
     drivers = {
         "scope_cluster": 0.0 if fabric_only else 1.0,
-        "horizon": float(horizon_years),
         "endpoints": topo.endpoints,
         "switches": topo.switches_bought,
         "cables": topo.copper_bought,
@@ -101,6 +101,7 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
         "cpu_share": cpu_share,
         "busy_h": busy_h,
         "lost_h": sched.network_lost_hours if fabric_only else sched.lost_hours,
+        "wait_h": busy_h * step.wait_share,
         "vch": vch,
     }
     amounts = ledger.evaluate_amounts(fields_of(p) | drivers)

@@ -8,6 +8,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ..inputs import GIGA, Inputs
+from ..ledger import TIME_CATEGORIES
 from .cash_flows import CashFlows
 from .cost_rates import CostRates
 from .reliability import SECONDS_PER_HOUR, Reliability
@@ -43,8 +44,8 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
 
     Notes
     -----
-    Per-unit figures divide the cash cost ``TCO − CPU overhead − interruptions`` (the two
-    opportunity costs left out: slowness and lost time already show as fewer runs) by the work
+    Per-unit figures divide the cash cost ``TCO − time costs`` (CPU overhead, waiting on the
+    network, interruptions left out: slowness and lost time already show as fewer runs) by the work
     done: cost per run ``= cash / (runs per year · H)`` (∞ with no run), per million tokens
     ``= cost per run / (tokens / 10⁶)``, per useful GPU-hour
     ``= cash / (N g · busy · goodput · utilisation · H)``; MFU on model FLOPs, HFU on the FLOPs
@@ -58,7 +59,7 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
     n, g = p.nodes, p.gpus_per_node
     horizon = float(horizon_years)
     a = rates.amounts
-    cash = flows.tco - flows.breakdown["cpu_overhead"] - flows.breakdown["interruptions"]
+    cash = flows.tco - sum(flows.breakdown[c] for c in TIME_CATEGORIES)
     runs_total = sched.runs_per_year * horizon
     useful_gpu_h = n * g * sched.busy_hours * rel.goodput * step.utilization * horizon
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -113,6 +114,7 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
         "capex_links": a["capex_links"],
         "capex_install": a["capex_install"],
         "value_of_cluster_hour": rates.drivers["vch"],
+        "network_wait_hours_per_year": rates.drivers["wait_h"],
         "cost_per_run": cost_per_run,
         "cost_per_mtok": cost_per_run / (p.tokens_per_run / MEGA),
         "cost_per_useful_gpu_hour": np.where(useful_gpu_h > 0, cash / useful_gpu_h, np.inf),

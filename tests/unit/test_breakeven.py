@@ -131,11 +131,13 @@ def test_one_value_is_the_scenario_delta_and_the_max_batch_works():
 
 
 @pytest.mark.parametrize(("preset", "fabric", "name"), [
-    ("seed-intro-32xA100", "ib-ndr-400", "electricity_price"),
-    ("seed-intro-32xA100", "ib-ndr-400", "runs_per_year"),
-    ("seed-intro-32xA100", "roce-200", "tokens_per_run"),
-    ("seed-case2-24xA100", "roce-200", "electricity_price"),  # format 4: case 3 has no PUE root any more
-    ("seed-case2-24xA100", "ib-ndr-400", "compute_efficiency"),  # nor iWARP (NCCL sockets) in case 2
+    # issue 13 (the network's waiting hours at the value of a cluster-hour) moved the roots: these
+    # comparisons have one in the default window; no fabric has an electricity-price or PUE root now
+    ("seed-case1-8xA10", "roce-100", "runs_per_year"),
+    ("seed-case1-8xA10", "roce-100", "tokens_per_run"),
+    ("seed-case1-8xA10", "roce-100", "compute_efficiency"),
+    ("seed-case1-8xA10", "ib-hdr-200", "runs_per_year"),
+    ("seed-case1-8xA10", "ib-hdr-200", "tokens_per_run"),
 ])
 def test_scenario_field_root_is_a_root_of_the_rebuilt_scenario(preset, fabric, name):
     s = costmodel.load_preset(preset)
@@ -174,11 +176,10 @@ def test_catalog_field_root_is_a_root_of_compute(preset, fabric, name, target):
 
 
 @pytest.mark.parametrize(("preset", "fabric", "name", "target"), [
-    ("seed-intro-32xA100", "ib-ndr-400", "switch_price", None),
-    ("seed-case2-24xA100", "ib-ndr-400", "nic_price", None),
+    ("seed-case1-8xA10", "roce-100", "switch_price", None),
+    ("seed-case1-8xA10", "ib-hdr-200", "nic_price", None),
     ("seed-case2-24xA100", "iwarp-100", "switch_price", "tcp-100"),
-    # XDR's node links are mostly AOCs now (priced at optic_price), so its cable price has no root (issue 12)
-    ("seed-case3-128xH100", "ib-xdr-800", "optic_price", "ib-xdr-800"),
+    ("seed-intro-32xA100", "iwarp-100", "nic_price", "tcp-100"),
 ])
 def test_price_root_matches_the_analytic_root(preset, fabric, name, target):
     """TCO is affine in a price, so two evaluations give the root p0 − Δ0 / slope."""

@@ -17,7 +17,7 @@ from costmodel.tco import CATEGORIES, compute
 
 INPUT_NAMES = {f.name for f in dataclasses.fields(Inputs)}
 DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "cables", "aoc_cables", "transceivers", "kwh_network",
-           "kwh_site", "cpu_share", "busy_h", "lost_h", "vch"}
+           "kwh_site", "cpu_share", "busy_h", "lost_h", "wait_h", "vch"}
 
 
 def _excel_value(expr, env: dict, consts: dict | None = None) -> float:
@@ -33,8 +33,8 @@ def _excel_value(expr, env: dict, consts: dict | None = None) -> float:
 
 
 def test_every_category_is_a_ledger_entry_and_reads_only_inputs_and_drivers():
-    assert CATEGORIES == ("compute_capex", "network_capex", "energy", "cpu_overhead", "interruptions",
-                          "operations")
+    assert CATEGORIES == ("compute_capex", "network_capex", "energy", "cpu_overhead", "network_wait",
+                          "interruptions", "operations")
     for e in ledger.ENTRIES:
         assert e.formula.names() <= INPUT_NAMES | DRIVERS | set(ledger.LEDGER), e.key
         assert ledger.expanded(e.key).names() <= INPUT_NAMES | DRIVERS, e.key
@@ -63,9 +63,12 @@ def test_ledger_amounts_equal_the_categories_written_out_by_hand(preset):
         "compute_capex": n * p.server_price * cluster,
         "network_capex": network,
         "energy": (d["kwh_network"] + d["kwh_site"]) * p.pue * p.electricity_price,
-        "cpu_overhead": m["cpu_overhead_share"] * n * (
-            p.server_price * p.host_cpu_cost_share / stc.horizon_years
-            + p.host_power_kw * p.host_cpu_power_share * m["busy_hours_per_year"] * p.pue * p.electricity_price),
+        # time valued one way: the CPU's cost share of each busy cluster-hour at the value of a cluster-hour
+        "cpu_overhead": m["cpu_overhead_share"] * (
+            p.host_cpu_cost_share * m["busy_hours_per_year"] * m["value_of_cluster_hour"]
+            + n * p.host_power_kw * p.host_cpu_power_share * m["busy_hours_per_year"] * p.pue * p.electricity_price),
+        "network_wait": m["busy_hours_per_year"] * m["exposed_comm_s"] / m["step_time_s"]
+        * m["value_of_cluster_hour"],
         "interruptions": lost * m["value_of_cluster_hour"],
         "operations": p.maintenance_frac * (network + cluster * n * p.server_price)
         + n * p.network_ops_per_node_year * p.ops_factor + cluster * n * p.cluster_ops_per_node_year,

@@ -107,7 +107,8 @@ def test_more_micro_batches_never_shrink_the_exposed_data_parallel_reduction(bw,
     few = _step(node_bw_Bps=bw, params=params, nodes=nodes, micro_seqs=micro * 2, zero=zero)
     many = _step(node_bw_Bps=bw, params=params, nodes=nodes, micro_seqs=micro, zero=zero)
     assert many["microbatches"] >= few["microbatches"]
-    assert many["t_dp_exposed"] >= few["t_dp_exposed"] * (1 - 1e-9)  # equal when both are one bucket (float noise)
+    # equal when both are one bucket: float noise of a few picoseconds (hypothesis found 4e-12 s)
+    assert many["t_dp_exposed"] >= few["t_dp_exposed"] * (1 - 1e-9) - 1e-10
 
 
 def test_the_window_is_the_last_micro_batch_not_the_step():

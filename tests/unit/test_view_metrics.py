@@ -112,7 +112,7 @@ def test_break_even_node_counts_are_where_the_order_swaps(preset, metric):
 
 
 def test_break_evens_on_delta_are_those_on_tco():
-    scenario = costmodel.load_preset("seed-case2-24xA100")
+    scenario = costmodel.load_preset("seed-case1-8xA10")
     swept = costmodel.sweep(scenario, nodes=NODES)
     assert node_break_evens(swept, scenario.baseline, "delta_vs_baseline") == node_break_evens(
         swept, scenario.baseline, "tco_total")

@@ -26,9 +26,12 @@ import costmodel
 from costmodel.export_xlsx import workbook_bytes
 from costmodel.tco import CATEGORIES
 
+#: the cash-flow sheets' total column: year, one column per category, total
+TOTAL_COL = chr(ord("A") + len(CATEGORIES) + 1)
+
 REL = 1e-3
 PRESETS = ("seed-case1-8xA10", "seed-case2-24xA100", "seed-case3-128xH100", "seed-intro-32xA100")
-COLS = "BCDEFG"  # the categories' columns on a fabric's sheet, in CATEGORIES order
+COLS = "".join(chr(ord("B") + i) for i in range(len(CATEGORIES)))  # the categories' columns, in CATEGORIES order
 _CACHED = re.compile(rb"(<f>[^<]*</f>)<v>[^<]*</v>")
 # LibreOffice keeps the cached values of a file Excel wrote unless told to recalculate always
 _RECALC_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
@@ -62,10 +65,10 @@ def _expected(scenario) -> dict[str, float]:
     for i, f in enumerate(res.fabrics):
         want[f"Summary!B{5 + i}"] = f.tco_total
         want[f"Summary!D{5 + i}"] = f.npv
-        want[f"{f.id}!H{6 + h}"] = f.tco_total
-        want[f"{f.id}!H{7 + h}"] = f.npv
+        want[f"{f.id}!{TOTAL_COL}{6 + h}"] = f.tco_total
+        want[f"{f.id}!{TOTAL_COL}{7 + h}"] = f.npv
         for y in f.yearly:
-            want[f"{f.id}!H{4 + y['year']}"] = y["total"]
+            want[f"{f.id}!{TOTAL_COL}{4 + y['year']}"] = y["total"]
             for col, cat in zip(COLS, CATEGORIES, strict=True):
                 want[f"{f.id}!{col}{4 + y['year']}"] = y[cat]
     return want
