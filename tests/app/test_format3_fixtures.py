@@ -164,3 +164,35 @@ def test_editing_the_opened_scenario_ends_the_notice():
     at.session_state[session.KEY_SCENARIO] = costmodel.Scenario()
     at.run()
     assert _notices(at) == []  # forgotten, not only hidden
+
+
+def test_a_format_3_read_only_link_says_which_figures_were_recomputed(tmp_path):
+    """The ``?t=`` link of a version saved by format 3 (rows copied from the v3 store into the app's):
+    its saved figures are compared, so the notice names them (webui/recomputed.py), not the format."""
+    import sqlalchemy as sa
+    from format_fixtures import V3, restore_store
+
+    import store
+    from store.tables import scenario_versions, scenarios, share_tokens
+
+    made = MANIFEST["store"]["share_token"]
+    old = store.open_store(f"sqlite:///{restore_store(V3, tmp_path / 'store.db')}")
+    db = store.open_store()  # the file the app opens (FABRIC_TCO_DB from conftest)
+    sid = made["scenario_id"]
+    with old.engine.connect() as src, db.engine.begin() as dst:
+        for table, cond in ((scenarios, scenarios.c.id == sid),
+                            (scenario_versions, scenario_versions.c.scenario_id == sid),
+                            (share_tokens, share_tokens.c.scenario_id == sid)):
+            if not dst.execute(sa.select(table).where(cond)).first():
+                dst.execute(table.insert(), [dict(r._mapping) for r in src.execute(sa.select(table).where(cond))])
+    old.engine.dispose()
+    at = open_page("compare", t=made["token"], cur="USD")
+    assert not at.sidebar.warning
+    scenario = at.session_state["scenario"]
+    assert scenario == documents.read_scenario(v3_file(made["case"]))[0]
+    fabric = costmodel.catalog.load_catalog().fabrics
+    changed = db.open_share_token(made["token"]).recomputed()
+    assert changed
+    notice = [i.value for i in at.sidebar.info if catalog("en")["fmtv.days"].split("{")[0] in i.value]
+    assert len(notice) == 1 and all(fabric[c.fabric].name in notice[0] for c in changed)
+    assert _notices(at) == []  # its figures are named: no second, vaguer notice
