@@ -19,16 +19,18 @@ import costmodel
 from costmodel import formats
 from store import documents
 
-from . import share
+from . import share, titles
 from .text import md_escape
 
 KEY = "older_format"
 
 
-def remember(scenario: costmodel.Scenario, version: int, what: Literal["file", "link"]) -> None:
-    """Keep that ``scenario`` was opened from a ``what`` of format ``version`` (forgotten when current)."""
+def remember(scenario: costmodel.Scenario, version: int, what: Literal["file", "link"],
+             preset_id: str = share.BLANK) -> None:
+    """Keep that ``scenario`` was opened from a ``what`` of format ``version`` (forgotten when current);
+    ``preset_id``: the preset a link names (its name is then shown in the page's language)."""
     if version < formats.CURRENT:
-        st.session_state[KEY] = {"what": what, "format": version, "name": scenario.name,
+        st.session_state[KEY] = {"what": what, "format": version, "preset": preset_id,
                                  "document": scenario.model_dump(mode="json")}
     else:
         st.session_state.pop(KEY, None)
@@ -44,7 +46,7 @@ def import_scenario(data: bytes) -> costmodel.Scenario:
 def open_link(preset_id: str, token: str | None) -> costmodel.Scenario:
     """:func:`webui.share.decode` that remembers the link's format; raises :class:`share.LinkError`."""
     scenario = share.decode(preset_id, token)
-    remember(scenario, share.token_format(token), "link")
+    remember(scenario, share.token_format(token), "link", preset_id)
     return scenario
 
 
@@ -56,8 +58,9 @@ def show(t, scenario: costmodel.Scenario) -> None:
     if scenario.model_dump(mode="json") != pending["document"]:
         st.session_state.pop(KEY, None)  # edited or replaced: the notice no longer speaks of what is shown
         return
-    st.info(t(f"oldfmt.{pending['what']}", name=md_escape(pending["name"]), format=pending["format"],
-              current=formats.CURRENT), icon="🕰️")
+    name = titles.display_name(scenario, pending["preset"], t)
+    st.info(t(f"oldfmt.{pending['what']}", name=md_escape(name), format=pending["format"], current=formats.CURRENT),
+            icon="🕰️")
     if st.button(t("oldfmt.dismiss"), key="oldfmt_dismiss"):
         st.session_state.pop(KEY, None)
         st.rerun()

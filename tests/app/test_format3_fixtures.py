@@ -13,6 +13,7 @@ import pytest
 from apptest_helpers import open_page
 from format_fixtures import MANIFEST_V3 as MANIFEST
 from format_fixtures import assert_same_results, assert_same_scenario, figures, v3_file
+from zh_words import latin_words
 
 import costmodel
 from costmodel import formats
@@ -76,6 +77,13 @@ def test_pipeline_microbatches_become_sequences_per_micro_batch(name):
     assert abs(w.micro_batch_seqs - per_micro_batch) <= 0.5 or per_micro_batch < 1
 
 
+def _name(scenario: costmodel.Scenario, preset: str, lang: str = "en") -> str:
+    """The name a notice gives: a preset's own name in the page's language, else the scenario's (escaped)."""
+    if preset != share.BLANK and scenario.name == share.preset_scenario(preset).name:
+        return md_escape(catalog(lang)[f"preset.{preset}"])
+    return md_escape(scenario.name)
+
+
 def _tco(at) -> list[str]:
     prefix = catalog("en")["kpi.tco"].split("{")[0]
     return [m.value for m in at.metric if m.label.startswith(prefix)]
@@ -98,7 +106,7 @@ def test_a_format_3_link_opens_on_compare_recomputed_and_says_an_older_model_mad
     money = Money(results["currency"], link["cur"], float(link["fx"]))
     assert _tco(at) == [money.short(f["tco_total"]) for f in results["fabrics"].values()]
     assert link["cur"] == "USD" and math.isclose(float(link["fx"]), default_rate(results["currency"], "USD"))
-    expected = catalog("en")["oldfmt.link"].format(name=md_escape(scenario.name), format=3, current=formats.CURRENT)
+    expected = catalog("en")["oldfmt.link"].format(name=_name(scenario, link["p"]), format=3, current=formats.CURRENT)
     assert _notices(at) == [expected]
     at.switch_page("app_pages/scale.py").run()
     assert _notices(at) == [expected]  # on every page while the scenario is the one opened
@@ -119,11 +127,24 @@ def test_the_notice_goes_when_dismissed_and_a_current_link_has_none():
     assert _notices(open_page("compare")) == []  # no link at all: today's preset
 
 
-def test_the_notice_in_chinese():
-    link = _link("case3-96-microbatches")
+@pytest.mark.parametrize("name", ["case3-96-microbatches", "seed-case3-128xH100"])
+def test_the_notice_in_chinese_names_a_preset_in_chinese(name):
+    link = _link(name)
     at = open_page("compare", lang="zh", p=link["p"], s=link["s"])
-    expected = catalog("zh")["oldfmt.link"].format(name=md_escape(at.session_state["scenario"].name), format=3,
+    scenario = at.session_state["scenario"]
+    expected = catalog("zh")["oldfmt.link"].format(name=_name(scenario, link["p"], "zh"), format=3,
                                                    current=formats.CURRENT)
+    assert _notices(at, "zh") == [expected]
+    if name.startswith("seed-"):
+        assert latin_words(expected.replace("\\", "")) == set()
+
+
+def test_a_preset_only_link_is_format_1_and_says_so():
+    """``?p=<preset>`` alone is a link from before formats: the preset as format 1 froze it."""
+    at = open_page("compare", lang="zh", p="seed-case3-128xH100")
+    assert at.session_state["scenario"] == share.decode("seed-case3-128xH100", None)
+    name = md_escape(catalog("zh")["preset.seed-case3-128xH100"])
+    expected = catalog("zh")["oldfmt.link"].format(name=name, format=1, current=formats.CURRENT)
     assert _notices(at, "zh") == [expected]
 
 
