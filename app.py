@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import keys, labels, recomputed, session, share, storage, titles
+from webui import keys, labels, older_format, recomputed, session, share, storage, titles
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -61,6 +61,7 @@ with st.sidebar:
     if storage.KEY_REFUSED in st.session_state:
         st.warning(t(st.session_state.pop(storage.KEY_REFUSED)), icon="🔒")
     recomputed.show(t, session.money())  # a loaded version whose figures the current model changed
+    older_format.show(t, session.scenario())  # an opened file or link of an older format
     if session.KEY_LINK_ERROR in st.session_state:
         st.warning(t("app.link_error", error=md_escape(labels.error_text(t, st.session_state[session.KEY_LINK_ERROR]))),
                    icon="⚠️")

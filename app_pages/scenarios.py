@@ -18,6 +18,7 @@ from costmodel.results import differences
 from costmodel.validation import validate_scenario
 from store import documents
 from webui import compute, keys, labels, notices, quote, recomputed, scenario_diff, session, share, storage, titles
+from webui.older_format import import_scenario as import_file  # remembers an older file's format
 from webui.text import md_escape
 
 t = session.translator()
@@ -43,7 +44,7 @@ with st.container(border=True):
     st.subheader(t("scn.io"))
     left, right = st.columns(2)
     with left:
-        imported = notices.upload(t, t("scn.import"), "scn_upload", documents.import_scenario,
+        imported = notices.upload(t, t("scn.import"), "scn_upload", import_file,
                                   help=t("scn.import_help", kb=documents.MAX_IMPORT_BYTES // 1024))
         if imported is not None:
             session.replace(imported, share.BLANK)

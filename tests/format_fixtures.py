@@ -82,3 +82,25 @@ def restore_v1_store(path: Path) -> Path:
     finally:
         con.close()
     return path
+
+
+# -- format 3 (tests/data/formats/v3, made by commit a72e2d8's code: see its README.md) ---------
+V3 = V1.parent / "v3"
+MANIFEST_V3 = json.loads((V3 / "manifest.json").read_text(encoding="utf-8"))
+
+
+def v3_file(name: str) -> bytes:
+    """The bytes of an exported format-3 file by its manifest name."""
+    return (V3 / MANIFEST_V3["exports"][name]["file"]).read_bytes()
+
+
+def restore_store(folder: Path, path: Path) -> Path:
+    """A fixture folder's store (SQLite's text dump, ``store.sql``) restored into a new SQLite file."""
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    try:
+        con.executescript((folder / "store.sql").read_text(encoding="utf-8"))
+    finally:
+        con.close()
+    return path

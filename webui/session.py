@@ -20,7 +20,7 @@ import streamlit as st
 
 import costmodel
 
-from . import quote, recomputed, share, storage
+from . import older_format, quote, recomputed, share, storage
 from .i18n import Translator, language_from_locale
 from .money import CURRENCIES, MAX_RATE, MIN_RATE, Money, default_rate
 
@@ -51,7 +51,7 @@ def init() -> None:
     token = params.get("s")
     try:
         # no link at all: today's preset; a link (even ?p= alone) keeps the scenario it was made with
-        scenario = share.decode(preset, token) if ("p" in params or token) else share.preset_scenario(preset)
+        scenario = older_format.open_link(preset, token) if ("p" in params or token) else share.preset_scenario(preset)
     except share.LinkError as exc:
         log.warning("broken share link: %s", exc)
         st.session_state[KEY_LINK_ERROR] = exc  # shown in the page's language (labels.error_text)

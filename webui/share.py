@@ -101,6 +101,11 @@ def _split(token: str) -> tuple[int, str]:
     return int(prefix), body
 
 
+def token_format(token: str | None) -> int:
+    """The format a link's token was written in (no token or no ``<N>.`` prefix: format 1); LinkError if unknown."""
+    return _split(token or "")[0]
+
+
 def _unpack(body: str) -> dict:
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
