@@ -82,7 +82,7 @@ def alltoall_measurement(fit: Fit) -> dict:
                            "\"all-to-all\" for a log that does not say which collective it ran",
                            "nccl_log_not_alltoall", ALLOWED, got=f"{coll}_perf" if coll else "?")
     hosts, ranks = fit.log.hosts, fit.log.ranks
-    if hosts is None or ranks is None or hosts < 2:
+    if hosts is None or ranks is None or hosts < quantities.spec("measurement.alltoall_hosts").bounds()[0]:
         raise NcclLogError("nccl_log: an alltoall_perf log is used only when its Rank lines show 2 or more hosts "
                            f"(this one: {hosts if hosts is not None else 'unknown'}); the share of its traffic "
                            "that crossed the network depends on the ranks per host",

@@ -602,7 +602,7 @@ def alltoall_network_share(ranks: float, hosts: float) -> float:
     bandwidth is ``algbw·(n−g)/n = busbw·(n−g)/(n−1)``: on 2 hosts of 8 GPUs busbw is 15/8 ≈ 2× it,
     as #130 says, and on many hosts the factor tends to 1.
     """
-    if isinstance(ranks, bool) or isinstance(hosts, bool) or not (1 <= hosts <= ranks):
+    if isinstance(ranks, bool) or isinstance(hosts, bool) or hosts < 1 or hosts > ranks:
         raise InputError(f"ranks ({ranks!r}) and hosts ({hosts!r}) must be counts with 1 ≤ hosts ≤ ranks",
                          "hosts", "1 to ranks")
     g = ranks / hosts
