@@ -38,11 +38,12 @@ def line_rate(scenario: Scenario, fid: str, cat: Catalog) -> tuple[float, float,
 
 
 def label(t: Translator, m) -> str:
-    """The "measured" label of a stored measurement in the page's language: the log's header in one line
-    (English: its own ``summary``; other languages: composed from the same fields)."""
+    """The "measured" label of a stored measurement (or of a parsed ``nccl_tests.Log``) in the page's
+    language: the log's header in one line (English: its own ``summary``; other languages: composed
+    from the same fields)."""
     if t.lang == "en":
         return m.summary
-    parts = [f"{m.collective}_perf"]
+    parts = [f"{m.collective}_perf" if m.collective else "nccl-tests"]
     if m.ranks is not None:
         parts.append(t("calib.run", ranks=m.ranks, hosts=m.hosts) if m.hosts is not None
                      else t("calib.run_ranks", ranks=m.ranks))
@@ -58,11 +59,10 @@ def note_lines(t: Translator, codes) -> str:
     return "\n".join(f"- {t.get(f'calib.note.{c}', c)}" for c in codes)
 
 
-def _over_line_rate(t: Translator, eta: float, port: float, nics: float) -> None:
+def _over_line_rate(t: Translator, eta: float, port: float, nics: float, key: str = "calib.over_line_rate") -> None:
     """A warning when the measured bandwidth is above what this scenario's NICs carry (η > 1 is held at 1)."""
     if eta > 1.0:
-        st.warning(t("calib.over_line_rate", eta=f"{eta:.0%}", nics=fmt_number(nics), port=fmt_number(port)),
-                   icon="⚠️")
+        st.warning(t(key, eta=f"{eta:.0%}", nics=fmt_number(nics), port=fmt_number(port)), icon="⚠️")
 
 
 def _store(fid: str, table: dict, field: str = "measurements", prefix: str = "") -> None:
@@ -124,7 +124,7 @@ def _fabric(t: Translator, scenario: Scenario, cat: Catalog, fid: str) -> None:
     st.info(t("calib.preview", alpha=fmt_number(fit.alpha_us, 1), busbw=fmt_number(fit.busbw_GBps, 1),
               bmax=fmt_number(fit.busbw_max_GBps, 1), eta=f"{eta:.1%}", nics=fmt_number(nics),
               port=fmt_number(port), rows=fit.rows_used, rms=f"{fit.rel_rms:.0%}") + "  \n"
-            + t("calib.measured", summary=md_escape(fit.summary)), icon=":material/query_stats:")
+            + t("calib.measured", summary=md_escape(label(t, fit.log))), icon=":material/query_stats:")
     _over_line_rate(t, eta, port, nics)
     if fit.warnings:
         st.markdown(t("calib.notes") + "\n" + note_lines(t, [w.code for w in fit.warnings]))
@@ -147,7 +147,7 @@ def _a2a_in_use(t: Translator, scenario: Scenario, cat: Catalog, fid: str, m) ->
     st.success(t("calib.a2a_in_use", busbw=fmt_number(m.busbw_GBps, 1), share=f"{share:.0%}",
                  eta=f"{calibration.alltoall_efficiency(m, port, nics, gpus):.1%}",
                  catalog_eta=f"{catalog_eta:.1%}", rows=m.rows_used), icon=":material/lab_research:")
-    _over_line_rate(t, raw, port, nics)
+    _over_line_rate(t, raw, port, nics, "calib.a2a_over_line_rate")
     if m.warnings:
         st.markdown(t("calib.notes") + "\n" + note_lines(t, m.warnings))
     rest = {k: v.model_dump(mode="json") for k, v in scenario.alltoall_measurements.items() if k != fid}
@@ -180,8 +180,8 @@ def _alltoall(t: Translator, scenario: Scenario, cat: Catalog, fid: str) -> None
               share=f"{nccl_tests.alltoall_network_share(fit.log.ranks, fit.log.hosts):.0%}",
               ranks=fit.log.ranks, hosts=fit.log.hosts, eta=f"{eta:.1%}", port=fmt_number(port),
               rows=fit.rows_used, rms=f"{fit.rel_rms:.0%}") + "  \n"
-            + t("calib.measured", summary=md_escape(fit.summary)), icon=":material/query_stats:")
-    _over_line_rate(t, eta, port, nics)
+            + t("calib.measured", summary=md_escape(label(t, fit.log))), icon=":material/query_stats:")
+    _over_line_rate(t, eta, port, nics, "calib.a2a_over_line_rate")
     if fit.warnings:
         st.markdown(t("calib.notes") + "\n" + note_lines(t, [w.code for w in fit.warnings]))
     table = {k: v.model_dump(mode="json") for k, v in scenario.alltoall_measurements.items()} | {fid: doc}
@@ -221,3 +221,10 @@ def alltoall_note(t: Translator, scenario: Scenario, fabrics, names: dict) -> No
             t("calib.measured_by", fabric=md_escape(names[f.id]), summary=md_escape(
                 label(t, scenario.alltoall_measurements[f.id]) if f.id in scenario.alltoall_measurements
                 else f.measured_alltoall)) for f in measured))
+
+
+def alltoall_table_captions(t: Translator, scenario: Scenario, names: dict) -> None:
+    """Under the Assumptions page's fabric table: each fabric whose all-to-all efficiency a measurement
+    sets (it is used instead of the table's ``alltoall_efficiency``)."""
+    for fid, m in scenario.alltoall_measurements.items():
+        st.caption(t("calib.a2a_measured_by", fabric=md_escape(names[fid]), summary=md_escape(label(t, m))))

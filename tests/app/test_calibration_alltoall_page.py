@@ -42,6 +42,7 @@ def test_a_pasted_alltoall_log_is_stored_in_its_own_slot_and_labelled_on_compare
     assert list(scenario.alltoall_measurements) == [FID] and scenario.measurements == {}
     assert scenario.alltoall_measurements[FID].summary == SUMMARY
     assert any("all-to-all efficiency" in s.value for s in at.success)
+    assert any(SUMMARY in c for c in _captions(at, "measured all-to-all (used instead of its all-to-all efficiency)"))
     assert at.text_area(key=f"calib_text_a2a_{FID}").value == ""  # the log is not kept
     at = go(at, "compare")
     assert any(SUMMARY in c for c in _captions(at, "measured all-to-all:")), _captions(at, "measured")
@@ -71,6 +72,9 @@ def test_the_chinese_alltoall_slot_has_no_stray_english():
     stray = {w: t[:80] for texts in _page_texts(at).values() for t in texts for w in latin_words(t)}
     assert not stray, stray
     assert any("全交换效率" in s.value for s in at.success) and any("经由网络" in i.value for i in at.info)
+    previews = [i.value.replace("\\", "") for i in at.info]
+    assert any("实测：alltoall_perf · 2 台主机上 4 个进程" in v for v in previews), previews  # not "4 ranks on"
+    assert not any("ranks" in v for v in previews)
     assert any("实测全交换：alltoall\\_perf · 2 台主机上 4 个进程" in e.label for e in at.expander), \
         [e.label for e in at.expander]
     _paste(at, "roce-200", AR_LOG)
