@@ -179,6 +179,7 @@ def _alltoall(t: Translator, scenario: Scenario, cat: Catalog, fid: str) -> None
     st.info(t("calib.a2a_preview", busbw=fmt_number(fit.busbw_GBps, 1), bmax=fmt_number(fit.busbw_max_GBps, 1),
               share=f"{nccl_tests.alltoall_network_share(fit.log.ranks, fit.log.hosts):.0%}",
               ranks=fit.log.ranks, hosts=fit.log.hosts, eta=f"{eta:.1%}", port=fmt_number(port),
+              nics=fmt_number(nics), gpus=fmt_number(gpus),
               rows=fit.rows_used, rms=f"{fit.rel_rms:.0%}") + "  \n"
             + t("calib.measured", summary=md_escape(label(t, fit.log))), icon=":material/query_stats:")
     _over_line_rate(t, eta, port, nics, "calib.a2a_over_line_rate")
