@@ -113,6 +113,7 @@ for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), stri
             for fid, m in scenario.measurements.items():
                 st.caption(t("calib.measured_by", fabric=md_escape(names[fid]),
                                       summary=md_escape(calibration.label(t, m))))
+            calibration.alltoall_table_captions(t, scenario, names)
         err = st.session_state.pop(f"assume_err_{field}", None)  # shown once
         if err:
             st.error(t("assumptions.invalid", error=md_escape(err)), icon="⚠️")

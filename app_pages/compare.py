@@ -82,6 +82,7 @@ for col, f in zip(cols, fabrics, strict=True):
             st.caption(t("calib.measured", summary=md_escape(calibration.label(t, meas) if meas else f.measured)))
         elif f.id in cat.fabrics and cat.fabrics[f.id].socket_fallback and f.id not in scenario.overrides.fabrics:
             st.caption(t("compare.nccl_sockets"))
+        calibration.alltoall_caption(t, scenario, f)
 
 # --- recommendation
 rec = res.recommendation
@@ -181,3 +182,4 @@ if measured:
         t("calib.measured_by", fabric=md_escape(names[f.id]), summary=md_escape(
             calibration.label(t, scenario.measurements[f.id]) if f.id in scenario.measurements else f.measured))
         for f in measured))
+calibration.alltoall_note(t, scenario, fabrics, names)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import ClassVar, Literal
+from typing import Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -98,6 +98,9 @@ class FabricSpec(BaseModel):
     loss_model: LossModel
     routing: Routing
     in_network_reduction: bool  # the switches reduce all-reduce data in the network (SHARPv3 and later)
+    #: NCCL's network transport on this fabric: its IB/RoCE verbs transport, or its TCP socket transport
+    #: (plain TCP; iWARP, whose NICs lack the RDMA write-with-immediate verbs needs: reference nccl-net-ib)
+    nccl_transport: Literal["verbs", "socket"]
     port_gbps: Quantity
     latency_us: Quantity
     hop_latency_us: Quantity
@@ -117,13 +120,11 @@ class FabricSpec(BaseModel):
     spine_efficiency: Quantity
     sharp_speedup: Quantity
 
-    #: the start of an efficiency note that says NCCL runs its socket transport on this fabric
-    SOCKET_FALLBACK: ClassVar[str] = "NCCL fallback: sockets"
-
     @property
     def socket_fallback(self) -> bool:
-        """True where the catalog's efficiency is NCCL's socket transport (no verbs path, e.g. iWARP)."""
-        return (self.efficiency.note or "").startswith(self.SOCKET_FALLBACK)
+        """True where the fabric has RDMA hardware but NCCL runs its socket transport on it (no verbs
+        path, e.g. iWARP): ``nccl_transport`` is socket on a family other than plain TCP."""
+        return self.nccl_transport == "socket" and self.family != "tcp"
 
     @model_validator(mode="after")
     def _sharp(self) -> FabricSpec:

@@ -52,7 +52,8 @@ def repair(data: dict) -> list[str]:
     * ``baseline`` — the baseline was removed from ``fabrics``: the first fabric becomes the baseline;
     * ``finance.instalment_months`` — instalments run past the horizon: cut to ``12 × horizon_years``;
     * ``workload.pipeline_stages`` — more pipeline stages than nodes: cut to the node count.
-    * ``measurements`` — a fabric with a measurement is no longer compared: its measurement goes.
+    * ``measurements``, ``alltoall_measurements`` — a fabric with a measurement is no longer compared:
+      its measurement goes.
 
     >>> doc = {"fabrics": ["b"], "baseline": "a",
     ...        "finance": {"payment": "instalments", "instalment_months": 60, "horizon_years": 2},
@@ -68,10 +69,11 @@ def repair(data: dict) -> list[str]:
     if fin["payment"] == "instalments" and fin["instalment_months"] > MONTHS_PER_YEAR * fin["horizon_years"]:
         fin["instalment_months"] = MONTHS_PER_YEAR * fin["horizon_years"]
         changed.append("finance.instalment_months")
-    measured = data.get("measurements")
-    if isinstance(measured, dict) and any(f not in data["fabrics"] for f in measured):
-        data["measurements"] = {f: m for f, m in measured.items() if f in data["fabrics"]}
-        changed.append("measurements")
+    for slot in ("measurements", "alltoall_measurements"):
+        measured = data.get(slot)
+        if isinstance(measured, dict) and any(f not in data["fabrics"] for f in measured):
+            data[slot] = {f: m for f, m in measured.items() if f in data["fabrics"]}
+            changed.append(slot)
     work = data["workload"]
     if work["parallelism"] == "pipeline" and work["pipeline_stages"] > data["cluster"]["nodes"]:
         work["pipeline_stages"] = data["cluster"]["nodes"]

@@ -10,6 +10,7 @@ log header) is written as text.
 
 from __future__ import annotations
 
+from . import layout_text as layout
 from .schema import Scenario
 from .stages.topology import BOM_KEYS
 
@@ -72,25 +73,11 @@ RESULT_ROWS = (
 _EMPTY = {"experts": "dense", "active_params_b": "all_params"}
 
 
-def _count(value: float | None) -> str:
-    """A count for the layout text: whole numbers without decimals, others with one."""
-    if value is None:
-        return "—"
-    return f"{value:,.0f}" if abs(value - round(value)) < 1e-9 else f"{value:,.1f}"
-
-
 def layout_text(tt: dict, m: dict) -> str:
     """One fabric's layout as one line ("TP 8 × PP 4 × DP 16, ZeRO-1, micro-batch 1") from its
-    metrics ``m``; ``tt`` is the ``training`` block of the workbook's texts (as webui/layouts.py)."""
-    parts = [tt["layout_text"].format(tp=_count(m["layout_tp"]), pp=_count(m["layout_pp"]),
-                                      dp=_count(m["layout_dp"]))]
-    if (m["layout_vp"] or 1) > 1:
-        parts.append(tt["layout_chunks"].format(vp=_count(m["layout_vp"])))
-    parts.append(tt["layout_zero"].format(zero=_count(m["layout_zero"])))
-    parts.append(tt["layout_micro"].format(b=_count(m["layout_micro_seqs"])))
-    if m["layout_recompute"]:
-        parts.append(tt["layout_recompute"])
-    return tt["layout_sep"].join(parts)
+    metrics ``m``; ``tt`` is the ``training`` block of the workbook's texts (``layout_*``), written by
+    :func:`costmodel.layout_text.layout_text` as the app's pages write it."""
+    return layout.layout_text({k: tt[f"layout_{k}"] for k in layout.KEYS}, m)
 
 
 def training_sheet(book, scenario: Scenario, p, st, res) -> None:

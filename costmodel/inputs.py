@@ -46,6 +46,7 @@ class Structure:
     baseline_index: int
     currency: str
     measured: tuple[str | None, ...] = ()  # per fabric: the measurement's summary, None = catalog figures
+    measured_alltoall: tuple[str | None, ...] = ()  # per fabric: the alltoall measurement's summary, or None
 
 
 @dataclass(frozen=True)
@@ -227,6 +228,14 @@ def _measured(item, eta: float, summary: str):
     return item.model_copy(update={"efficiency": eff, "loss_model": "none"})
 
 
+def _measured_alltoall(item, eta: float, summary: str):
+    """A fabric spec whose all-to-all efficiency is ``eta`` from an alltoall_perf measurement (range collapsed)."""
+    a2a = item.alltoall_efficiency.model_copy(update={"typical": eta, "low": None, "high": None,
+                                                      "source": "nccl-tests-alltoall",
+                                                      "note": f"measured: {summary}"})
+    return item.model_copy(update={"alltoall_efficiency": a2a})
+
+
 def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     """Arrays for one scenario: scenario-level ``(1, 1)``, fabric-level ``(1, F)``."""
     cat = catalog or load_catalog()
@@ -280,6 +289,11 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     fab_specs = [spec if m is None else _measured(spec, calibration.efficiency(m, spec.port_gbps.typical, nics, g),
                                                   m.summary)
                  for spec, m in zip(fab_specs, measured, strict=True)]
+    # an alltoall_perf measurement replaces only the fabric's all-to-all efficiency
+    measured_a2a = [scenario.alltoall_measurements.get(f) for f in scenario.fabrics]
+    fab_specs = [spec if m is None else _measured_alltoall(
+                     spec, calibration.alltoall_efficiency(m, spec.port_gbps.typical, nics, g), m.summary)
+                 for spec, m in zip(fab_specs, measured_a2a, strict=True)]
     arrays.update(
         gpus_per_node=_scalar(g),
         nics_per_node=_scalar(nics),
@@ -339,5 +353,6 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
         baseline_index=scenario.fabrics.index(scenario.baseline),
         currency=book.currency,
         measured=tuple(None if m is None else m.summary for m in measured),
+        measured_alltoall=tuple(None if m is None else m.summary for m in measured_a2a),
     )
     return Built(inputs, structure, uncertain)

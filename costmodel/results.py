@@ -66,6 +66,7 @@ class FabricResult:
     #: bill of materials: items installed and spares (stages.topology.BOM_KEYS) [count]
     bom: dict[str, float] = field(default_factory=dict)
     measured: str | None = None  # the nccl-tests measurement's summary when the model used one, else None
+    measured_alltoall: str | None = None  # the alltoall_perf measurement's summary when the model used one
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy)."""
@@ -199,6 +200,7 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             metrics={k: _clean(out.metrics[k][0, j]) for k in METRIC_KEYS},
             bom={k: float(v[0, j]) for k, v in out.bom.items()},
             measured=st.measured[j] if st.measured else None,
+            measured_alltoall=st.measured_alltoall[j] if st.measured_alltoall else None,
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,

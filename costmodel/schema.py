@@ -431,7 +431,7 @@ class Measurement(BaseModel):
 
     model_config = _STRICT
     collective: Literal["all_reduce", "all_gather", "reduce_scatter"] = Field(
-        description="the ring collective the log measured (alltoall and sendrecv logs are not used yet)"
+        description="the ring collective the log measured (an alltoall log: alltoall_measurements)"
     )
     ranks: int | None = Field(None, **_b("measurement.ranks"), description="ranks of the run [count]; empty = unknown")
     hosts: int | None = Field(None, **_b("measurement.hosts"), description="hosts of the run [count]; empty = unknown")
@@ -451,6 +451,16 @@ class Measurement(BaseModel):
         if self.gpu is not None:
             _plain_text(self.gpu, "gpu")
         return self
+
+
+class AlltoallMeasurement(Measurement):
+    """A fabric's alltoall_perf measurement (``scenario.alltoall_measurements``): the fit of the log.
+    The model reads ``busbw_GBps``, ``ranks`` and ``hosts`` for the fabric's all-to-all efficiency
+    (:func:`costmodel.calibration.alltoall_efficiency`), so the run's hosts must be known."""
+
+    collective: Literal["alltoall"] = Field(description="the collective the log measured: alltoall")
+    ranks: int = Field(**_b("measurement.ranks"), description="ranks of the run [count]")
+    hosts: int = Field(**_b("measurement.alltoall_hosts"), description="hosts of the run [count]; 2 to ranks")
 
 
 class Scenario(BaseModel):
@@ -484,6 +494,9 @@ class Scenario(BaseModel):
     measurements: dict[CatalogId, Measurement] = Field(
         default_factory=dict, description="fabric id → its nccl-tests measurement (each a compared fabric)"
     )
+    alltoall_measurements: dict[CatalogId, AlltoallMeasurement] = Field(
+        default_factory=dict, description="fabric id → its alltoall_perf measurement (each a compared fabric)"
+    )
 
     @model_validator(mode="after")
     def _check_ids(self, info: ValidationInfo) -> Scenario:
@@ -506,11 +519,16 @@ class Scenario(BaseModel):
                 "unknown_id", got=repr(self.price_book), choices=", ".join(cat.price_books),
             )
         _plain_text(self.name, "name")
-        for fid in self.measurements:
+        for fid in [*self.measurements, *self.alltoall_measurements]:
             if fid not in self.fabrics:
-                raise FieldError(f"measurements.{fid}", f"{fid!r} is not a compared fabric; a measurement "
+                slot = "measurements" if fid in self.measurements else "alltoall_measurements"
+                raise FieldError(f"{slot}.{fid}", f"{fid!r} is not a compared fabric; a measurement "
                                  f"belongs to one of fabrics: {', '.join(self.fabrics)}", "measurement_not_compared",
                                  got=repr(fid), choices=", ".join(self.fabrics))
+        for fid, a2a in self.alltoall_measurements.items():
+            if a2a.hosts > a2a.ranks:
+                raise FieldError(f"alltoall_measurements.{fid}.hosts", f"at most the run's ranks ({a2a.ranks}); "
+                                 f"got {a2a.hosts} hosts", "alltoall_hosts", got=str(a2a.hosts), hi=str(a2a.ranks))
         if self.workload.parallelism == "pipeline" and self.workload.pipeline_stages > self.cluster.nodes:
             raise FieldError(
                 "workload.pipeline_stages", f"at most the number of nodes ({self.cluster.nodes}); "
