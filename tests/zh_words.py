@@ -78,6 +78,9 @@ CITED = (
     # file paths and code identifiers
     "doc/PERFORMANCE.md", "src/graph/tuning.cc", "calculon/llm/llm.py", "shared/seeds/000_2724ac920a2469df.txt",
     "all_reduce_perf", "bucket_cap_mb", "ib_write_lat", "ib_send_lat", "TCP_RR", "n_layer", "d_model",
+    # own vs rent (issue 13): GPU clouds and the collections their rental prices were read from
+    "Azure", "RunPod", "data-receipts", "dstack", "Inworld", "Lambda", "api-evangelist", "compute-screener",
+    "Akash", "Hyperstack", "OpenRelay", "Nebius", "CoreWeave", "Civo", "Digiteria Labs",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
