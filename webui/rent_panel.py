@@ -90,7 +90,7 @@ def render(t: Translator, money: Money, scenario, result) -> None:
         }
         for k, c in enumerate(o.classes):
             be = o.break_even[i, k]
-            row[t("rent.col.break_even", cls=cls_name[c])] = _range(_share(be[1]), _share(be[2]), _share(be[0]))
+            row[t("rent.col.break_even", cls=t(f"rent.short.{c}"))] = _range(_share(be[1]), _share(be[2]), _share(be[0]))
         rows.append(row)
     st.markdown(f"**{t('rent.owned_heading')}**")
     st.markdown(_table(rows))
