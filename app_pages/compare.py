@@ -145,6 +145,9 @@ def waterfall_section() -> None:
 charts_section()
 waterfall_section()
 
+from webui import rent_panel  # noqa: E402, I001 -- own vs rent (issue 13): one import and one call line
+rent_panel.render(t, money, scenario, res)
+
 # --- specifications
 st.subheader(t("compare.specs"))
 spec_rows = []

@@ -80,6 +80,9 @@ CITED = (
     "all_reduce_perf", "bucket_cap_mb", "ib_write_lat", "ib_send_lat", "TCP_RR", "n_layer", "d_model",
     # the all-to-all calibration slot (issue 12)
     "alltoall_perf", "src/alltoall.cu",
+    # own vs rent (issue 13): GPU clouds and the collections their rental prices were read from
+    "Azure", "RunPod", "data-receipts", "dstack", "Inworld", "Lambda", "api-evangelist", "compute-screener",
+    "Akash", "Hyperstack", "OpenRelay", "Nebius", "CoreWeave", "Civo", "Digiteria Labs",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
