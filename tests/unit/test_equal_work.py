@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import scenarios
 
 import costmodel
 from costmodel.api import _built
 from costmodel.equal_work import CASH_CATEGORIES, node_grid, size_for_work
 from costmodel.ledger import TIME_CATEGORIES
-from strategies import scenarios
 
 PRESETS = costmodel.list_presets()
 
