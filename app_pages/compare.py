@@ -7,7 +7,18 @@ import streamlit as st
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_percent_sig, format_ratio
 from costmodel.timeline import cumulative
-from webui import calibration, charts, compute, equal_work_panel, keys, labels, layouts, session, titles
+from webui import (
+    calibration,
+    charts,
+    compute,
+    equal_work_panel,
+    keys,
+    labels,
+    layouts,
+    rent_panel,
+    session,
+    titles,
+)
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -145,7 +156,6 @@ def waterfall_section() -> None:
 charts_section()
 waterfall_section()
 
-from webui import rent_panel  # noqa: E402, I001 -- own vs rent (issue 13): one import and one call line
 rent_panel.render(t, money, scenario, res)
 
 # --- specifications

@@ -84,6 +84,16 @@ EQUATIONS = [
     ),
     ("eq_energy", rf"E = \big(N(h_b P_b + (8760-h_b) P_i) + 8760\,P_{{{W['net']}}}\big)\cdot PUE \cdot c_{{kWh}}"),
     ("eq_npv", r"TCO = \sum_{t=0}^{H} C_t,\qquad NPV = -\sum_{t=0}^{H}\frac{C_t}{(1+r)^t}"),
+    (
+        "eq_time",
+        r"v = \rho\,N g,\qquad C_{wait} = h_b\,\frac{t_{exp}}{T}\,v,\qquad C_{lost} = h_{lost}\,v,\qquad "
+        r"C_{CPU} = s_{CPU}\,(c_{CPU}\,h_b\,v + N P_{CPU}\,h_b\,PUE\,c_{kWh})",
+    ),
+    (
+        "eq_work",
+        r"N^{*} = \min\{N : n_{runs}\,T_{run}(N) \le 8760\ h,\ T_{run}(N) \le T_{target},\ "
+        r"M(N) \le M_{GPU}\},\qquad C_{work} = TCO(N^{*}) - C_{wait} - C_{lost} - C_{CPU}",
+    ),
 ]
 for key, latex in EQUATIONS:
     st.markdown(f"**{t(f'method.{key}')}**")

@@ -94,6 +94,14 @@ def _compare_table(res) -> str:
         "CPU overhead": [format_share(x, 2) for x in m("cpu_overhead_share")],
         "cost per run": [format_money(x, cur) for x in m("cost_per_run")],
     })
+    ew = res.equal_work
+    if ew is not None:  # the same work: each fabric sized to deliver the plan
+        rows.update({
+            "equal work: nodes": [format_number(n, 0) if ok else "none" for n, ok in zip(ew.nodes, ew.feasible,
+                                                                                        strict=True)],
+            "equal work: cost": [format_money(x, cur) for x in ew.cost],
+            "equal work: days/run": [format_number(x, 2) for x in ew.run_days],
+        })
     df = pd.DataFrame(rows, index=[f.id for f in res.fabrics]).T
     rec = res.recommendation
     lines = [f"{res.name} — scope {res.scope}, {res.currency}, price book {res.price_book}, "

@@ -35,6 +35,7 @@ from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
 from .export_rent import rent_sheet
+from .export_work import work_sheet
 from .export_training import training_sheet
 from .formatting import fabric_names
 from .inputs import build
@@ -173,6 +174,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
             names["discount"], tx, fmt)
     _summary_sheet(book, title, st, res, tco_cells, npv_cells)
     training_sheet(book, scenario, p, st, res)
+    work_sheet(book, res)  # the same work, each fabric sized to deliver it (issue 13)
     rent_sheet(book, scenario, res, lang)  # own vs rent (issue 13)
     _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
     wb.close()

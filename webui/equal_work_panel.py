@@ -1,32 +1,34 @@
-"""Compare's headline: the same work, each fabric's cluster sized in whole nodes to deliver it."""
+"""Compare's headline: the same work, each fabric's cluster sized in whole nodes to deliver it.
+
+:func:`rows` and :func:`plan_text` serve the PDF report too (Streamlit is imported only to show)."""
 
 from __future__ import annotations
 
 import math
-
-import streamlit as st
+from collections.abc import Callable
 
 from costmodel.results import Result
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
 
-def rows(t, money, res: Result, names: dict[str, str]) -> list[dict[str, str]]:
-    """One table row per fabric, in the page's language (no Streamlit: the PDF can use it too)."""
+def rows(t, money, res: Result, names: dict[str, str],
+         escape: Callable[[str], str] = md_escape) -> list[dict[str, str]]:
+    """One table row per fabric, in the page's language; fabric names through ``escape``."""
     ew = res.equal_work
     best = ew.cheapest
     out = []
     for j, fid in enumerate(ew.fabric_ids):
         star = " ★" if j == best else ""
         if not ew.feasible[j]:
-            out.append({t("work.fabric"): md_escape(names[fid]),
+            out.append({t("work.fabric"): escape(names[fid]),
                         t("work.nodes"): t("work.none", max=fmt_number(ew.max_nodes)),
                         t("work.cost"): "—", t("work.per_run"): "—", t("work.days"): "—",
                         t("work.vs_best"): "—"})
             continue
         vs = "—" if best is None or j == best else f"+{ew.cost[j] / ew.cost[best] - 1.0:.1%}"
         out.append({
-            t("work.fabric"): md_escape(names[fid]) + star,
+            t("work.fabric"): escape(names[fid]) + star,
             t("work.nodes"): fmt_number(int(ew.nodes[j])),
             t("work.cost"): money.short(ew.cost[j]),
             t("work.per_run"): money.short(ew.cost_per_run[j]),
@@ -47,6 +49,8 @@ def plan_text(t, res: Result) -> str:
 
 def show(t, money, res: Result, names: dict[str, str]) -> None:
     """The equal-work table with its plan and how to read it."""
+    import streamlit as st
+
     if res.equal_work is None:
         return
     with st.container(border=True):

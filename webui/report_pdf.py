@@ -32,7 +32,7 @@ from costmodel.presets import list_presets
 from costmodel.tco import CATEGORIES
 from costmodel.timeline import cumulative
 
-from . import charts, labels, share
+from . import charts, equal_work_panel, labels, share
 from .i18n import Translator
 from .money import Money
 from .report_rent import rent_section
@@ -166,6 +166,11 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     parts.append(f"<p>{e(t('pdf.rule_vs_cost', rule=names.get(rec.rule, '—') if rec.rule else '—', best=names[best.id]))}</p>")  # noqa: E501
     parts.append("<ul>" + "".join(f"<li>{e(labels.reason(t, rc, conv))}</li>"
                                   for rc in rec.reason_codes) + "</ul></div>")
+    if res.equal_work is not None:  # the headline: the same work, each fabric sized to deliver it (issue 13)
+        work = equal_work_panel.rows(t, conv, res, names, escape=str)
+        parts.append(f"<h3>{e(t('work.title'))}</h3><p class='muted'>{e(equal_work_panel.plan_text(t, res))}</p>")
+        parts.append(_table(list(work[0]), [list(r.values()) for r in work]))
+        parts.append(f"<p class='muted'>{e(t('work.note', nodes=format_number(res.nodes)))}</p>")
     rows = [[names[f.id], fm(f.tco_total), conv(f.delta_vs_baseline, signed=True), fm(f.npv),
              "—" if f.payback_years is None else format_number(f.payback_years, 1),
              format_number(f.metrics["run_days"], 1), format_share(f.metrics["gpu_utilization"]),

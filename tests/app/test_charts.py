@@ -331,23 +331,24 @@ def test_cumulative_cost_marks_crossings_exactly_when_curves_cross():
 
 def test_savings_waterfall_walks_from_baseline_to_fabric(result):
     base = result.fabric(result.baseline)
+    k = len(CATEGORIES)
     for fab in result.fabrics:
         fig = charts.savings_waterfall(base.breakdown, fab.breakdown, base.name, fab.name, LABELS, money, FX)
         (wf,) = fig.data
         assert isinstance(wf, go.Waterfall)
-        assert list(wf.measure) == ["absolute", *["relative"] * 6, "total"]
+        assert list(wf.measure) == ["absolute", *["relative"] * k, "total"]
         assert list(wf.x) == [base.name, *[f"«{c}»" for c in CATEGORIES], fab.name]
         y = np.array(wf.y, dtype=float)
         assert y[0] == pytest.approx(base.tco_total * FX, rel=1e-12)
-        np.testing.assert_allclose(y[1:7], [(fab.breakdown[c] - base.breakdown[c]) * FX for c in CATEGORIES],
+        np.testing.assert_allclose(y[1:k + 1], [(fab.breakdown[c] - base.breakdown[c]) * FX for c in CATEGORIES],
                                    rtol=1e-9, atol=1e-6)
-        assert y[0] + y[1:7].sum() == pytest.approx(fab.tco_total * FX, rel=1e-12)
-        assert y[7] == 0  # Plotly sums the steps into the total bar
+        assert y[0] + y[1:k + 1].sum() == pytest.approx(fab.tco_total * FX, rel=1e-12)
+        assert y[k + 1] == 0  # Plotly sums the steps into the total bar
         assert wf.text[-1] == money(fab.tco_total * FX)
         assert wf.text[0] == money(base.tco_total * FX)
         assert money(fab.tco_total * FX) in wf.hovertext[-1]
         if fig.layout.yaxis.range is not None:  # zoomed: every level the steps reach stays visible
-            levels = np.append(np.cumsum(y[:7]), fab.tco_total * FX)
+            levels = np.append(np.cumsum(y[:k + 1]), fab.tco_total * FX)
             lo, hi = fig.layout.yaxis.range
             assert lo < levels.min() and hi > levels.max()
 

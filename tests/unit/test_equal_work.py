@@ -115,3 +115,37 @@ def test_a_faster_fabric_no_dearer_per_node_never_costs_more_for_the_same_work(s
         assert ew.feasible[1]
         assert ew.nodes[1] <= ew.nodes[0]
         assert ew.cost[1] <= ew.cost[0] * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_workbook_has_the_equal_work_sheet_with_the_models_figures(tmp_path, lang):
+    import openpyxl
+
+    from costmodel.export_xlsx import labels, workbook_bytes
+
+    s = costmodel.load_preset("seed-case3-128xH100")
+    ew = costmodel.evaluate(s).equal_work
+    path = tmp_path / "w.xlsx"
+    path.write_bytes(workbook_bytes(s, lang=lang))
+    ws = openpyxl.load_workbook(path)[labels(lang)["work"]["sheet"]]
+    for j in range(len(ew.fabric_ids)):
+        assert ws.cell(6 + j, 2).value == int(ew.nodes[j])
+        assert ws.cell(6 + j, 3).value == pytest.approx(ew.cost[j], rel=1e-12)
+        assert ws.cell(6 + j, 5).value == pytest.approx(ew.run_days[j], rel=1e-12)
+    assert "★" in ws.cell(6 + ew.cheapest, 1).value
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_report_leads_with_the_equal_work_table(lang):
+    from webui.i18n import Translator
+    from webui.report_pdf import report_html
+
+    s = costmodel.load_preset("seed-intro-32xA100")
+    ew = costmodel.evaluate(s).equal_work
+    doc = report_html(s, lang=lang)
+    t = Translator(lang)
+    i = doc.index(t("work.title").replace("'", "&#x27;"))
+    assert i < doc.index(t("pdf.charts"))
+    table = doc[i:doc.index("</table>", i)]
+    for n in ew.nodes:
+        assert f">{int(n)}<" in table
