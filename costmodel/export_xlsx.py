@@ -35,8 +35,8 @@ from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
 from .export_rent import rent_sheet
-from .export_work import work_sheet
 from .export_training import training_sheet
+from .export_work import work_sheet
 from .formatting import fabric_names
 from .inputs import build
 from .schema import Scenario
