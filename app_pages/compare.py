@@ -83,8 +83,15 @@ for col, f in zip(cols, fabrics, strict=True):
             t("kpi.gpu_util"): f"{m['gpu_utilization']:.1%}",
             t("kpi.interruptions"): fmt_number(m["interruptions_per_year"], 1),
             t("kpi.cpu"): f"{m['cpu_overhead_share']:.2%}",
-            t("kpi.cost_per_run"): money.short(m["cost_per_run"]),
         }
+        busy = f.always_busy  # the same cluster kept busy all year: slowness shows as fewer runs
+        if busy:
+            rows.update({
+                t("kpi.busy_runs"): fmt_number(busy["runs_per_year"], 1),
+                t("kpi.busy_per_run"): money.short(busy["cost_per_run"]),
+                t("kpi.busy_per_mtok"): money(busy["cost_per_mtok"], digits=2),
+                t("kpi.busy_per_gpu_hour"): money(busy["cost_per_useful_gpu_hour"], digits=2),
+            })
         # one Markdown element per card: far cheaper to send on every rerun than a table
         st.markdown("  \n".join(f"{k}: **{v}**" for k, v in rows.items()))
         st.caption(t("layout.card", layout=layouts.layout_text(t, m)) + "  \n" + layouts.memory_text(t, m))

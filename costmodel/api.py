@@ -9,7 +9,7 @@ import pandas as pd
 
 from . import formats, price_books
 from .catalog import Catalog, load_catalog
-from .equal_work import size_for_work
+from .equal_work import always_busy, size_for_work
 from .errors import ScenarioError
 from .inputs import build
 from .recommend import recommend, seed_rule
@@ -60,7 +60,7 @@ def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
         work_cost=work.cost, work_breakdown=work.breakdown,
     )
     return to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes, catalog,
-                     equal_work=work)
+                     equal_work=work, busy=always_busy(built.inputs, built.structure))
 
 
 def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataFrame:

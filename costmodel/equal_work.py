@@ -81,6 +81,18 @@ class EqualWork:
         }
 
 
+#: the fixed-cluster view's figures, with the cluster always busy
+BUSY_KEYS: tuple[str, ...] = ("runs_per_year", "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour")
+
+
+def always_busy(p: Inputs, st: Structure) -> dict[str, np.ndarray]:
+    """The fixed cluster kept busy all year (``(F,)`` arrays of :data:`BUSY_KEYS`): runs per year
+    and the cash cost per run, per million tokens and per useful GPU-hour. Every fabric gets the
+    scenario's nodes; slowness and lost time show as fewer runs, so no value of time enters."""
+    out = compute(p, dataclasses.replace(st, schedule="always_busy"))
+    return {k: np.asarray(out.metrics[k][0], dtype=float) for k in BUSY_KEYS}
+
+
 def node_grid(nodes: float) -> np.ndarray:
     """The node counts tried first: 1 … :data:`DENSE_UP_TO`, then × :data:`GRID_STEP` up to
     ``max(SEARCH_FACTOR · nodes, DENSE_UP_TO)`` (≤ :data:`MAX_NODES`).

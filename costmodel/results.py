@@ -66,6 +66,8 @@ class FabricResult:
     #: bill of materials: items installed and spares (stages.topology.BOM_KEYS) [count]
     bom: dict[str, float] = field(default_factory=dict)
     measured: str | None = None  # the nccl-tests measurement's summary when the model used one, else None
+    #: the fixed cluster always busy: runs per year, cash cost per run / million tokens / useful GPU-hour
+    always_busy: dict[str, float | None] = field(default_factory=dict)
     measured_alltoall: str | None = None  # the alltoall_perf measurement's summary when the model used one
 
     def to_dict(self) -> dict:
@@ -74,6 +76,7 @@ class FabricResult:
         d["breakdown"] = dict(self.breakdown)
         d["yearly"] = [dict(y) for y in self.yearly]
         d["bom"] = dict(self.bom)
+        d["always_busy"] = dict(self.always_busy)
         d.update(self.metrics)
         d["ratio_vs_baseline"] = _clean(d["ratio_vs_baseline"])
         return d
@@ -164,7 +167,8 @@ def to_frame(out: Outputs, extra_columns: dict[str, np.ndarray] | None = None) -
 
 
 def to_result(out: Outputs, recommendation: Recommendation, name: str, price_book: str, nodes: int,
-              catalog: Catalog | None = None, equal_work: EqualWork | None = None) -> Result:
+              catalog: Catalog | None = None, equal_work: EqualWork | None = None,
+              busy: dict[str, np.ndarray] | None = None) -> Result:
     """Per-fabric results of a single-row output (``S == 1``); fabric names from ``catalog`` (default: packaged)."""
     st = out.structure
     cat = catalog or load_catalog()
@@ -199,6 +203,7 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             yearly=rows,
             metrics={k: _clean(out.metrics[k][0, j]) for k in METRIC_KEYS},
             bom={k: float(v[0, j]) for k, v in out.bom.items()},
+            always_busy={k: _clean(v[j]) for k, v in (busy or {}).items()},
             measured=st.measured[j] if st.measured else None,
             measured_alltoall=st.measured_alltoall[j] if st.measured_alltoall else None,
         ))
