@@ -116,6 +116,8 @@ class FabricSpec(BaseModel):
     interruption_rate_per_endpoint_hour: Quantity
     spine_efficiency: Quantity
     sharp_speedup: Quantity
+    collective_timeout_rate_per_gpu_hour: Quantity  # soft failures: hung collectives per GPU-hour
+    setup_hours_per_run: Quantity  # cluster hours per run before productive training [h]
 
     #: the start of an efficiency note that says NCCL runs its socket transport on this fabric
     SOCKET_FALLBACK: ClassVar[str] = "NCCL fallback: sockets"

@@ -50,6 +50,7 @@ SCALAR_INPUTS = tuple(  # (name, Inputs field, unit, editable); labels in export
 )
 _MODEL_ROWS = (  # per fabric, values the model computes: (key, unit, editable)
     ("endpoints", "count", False),
+    ("spare_nodes", "count", False),  # hot-spare servers (reliability by fabric)
     ("switches", "count", False),
     ("cables", "count", False),
     ("aoc_cables", "count", False),

@@ -16,6 +16,7 @@ import pandas as pd
 from . import finance
 from .catalog import Catalog, load_catalog
 from .recommend import Recommendation
+from .reliability import RELIABILITY_METRIC_KEYS
 from .tco import CATEGORIES, Outputs
 
 #: Per-fabric metrics copied from the model outputs into results and tables.
@@ -32,6 +33,7 @@ METRIC_KEYS = (
     "switches", "tiers", "transceivers", "cables", "network_power_kw", "energy_kwh_per_year",
     "cpu_overhead_share", "value_of_cluster_hour", "cost_per_run", "cost_per_mtok",
     "cost_per_useful_gpu_hour", "cash_total",
+    *RELIABILITY_METRIC_KEYS,
 )
 
 
