@@ -141,8 +141,7 @@ def no_spare_probability(mean_in_repair, spares):
     kmax = int(np.max(np.minimum(s, np.ceil(mu + 12.0 * np.sqrt(mu) + 30.0)), initial=0.0))
     k = np.arange(kmax, dtype=float)
     log_fact = np.concatenate(([0.0], np.cumsum(np.log(np.arange(1.0, max(kmax, 1))))))[:kmax]
-    with np.errstate(divide="ignore"):
-        log_mu = np.log(mu)[..., None]
+    log_mu = np.log(np.maximum(mu, 1e-300))[..., None]  # μ = 0: every pmf but k = 0 underflows to 0
     log_pmf = np.where(k == 0, 0.0, k * log_mu) - mu[..., None] - log_fact
     below = np.where(k < s[..., None], np.exp(log_pmf), 0.0).sum(axis=-1)  # P(K ≤ s − 1)
     return np.clip(1.0 - below, 0.0, 1.0)

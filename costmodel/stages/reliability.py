@@ -95,8 +95,8 @@ def reliability(p: Inputs, topo: Topology) -> Reliability:
     rate_net = rates["nic"] + rates["links"] + rates["switches"]
     rate_total = sum(rates.values())
     # share of each cause's failures that take a server out until it is repaired or replaced
-    replace_share = {"gpu": 1.0, "host": p.node_hw_share, "nic": 1.0,
-                     "links": np.where(links_rate > 0, node_links_rate / np.where(links_rate > 0, links_rate, 1.0), 0.0),
+    node_link_share = np.where(links_rate > 0, node_links_rate / np.where(links_rate > 0, links_rate, 1.0), 0.0)
+    replace_share = {"gpu": 1.0, "host": p.node_hw_share, "nic": 1.0, "links": node_link_share,
                      "switches": 0.0, "soft": 0.0}
     replacing = sum(rates[c] * replace_share[c] for c in rel.CAUSES)  # [1/h]
     spares = np.broadcast_to(rel.hot_spares(n, p.hot_spare_node_frac), shape)

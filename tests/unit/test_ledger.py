@@ -16,8 +16,8 @@ from costmodel.inputs import Inputs, build
 from costmodel.tco import CATEGORIES, compute
 
 INPUT_NAMES = {f.name for f in dataclasses.fields(Inputs)}
-DRIVERS = {"scope_cluster", "horizon", "endpoints", "spare_nodes", "switches", "cables", "aoc_cables", "transceivers", "kwh_network",
-           "kwh_site", "cpu_share", "busy_h", "lost_h", "vch"}
+DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "cables", "aoc_cables", "transceivers", "kwh_network",
+           "spare_nodes", "kwh_site", "cpu_share", "busy_h", "lost_h", "vch"}
 
 
 def _excel_value(expr, env: dict, consts: dict | None = None) -> float:
