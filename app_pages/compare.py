@@ -7,7 +7,7 @@ import streamlit as st
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_percent_sig, format_ratio
 from costmodel.timeline import cumulative
-from webui import calibration, charts, compute, keys, labels, layouts, session, titles
+from webui import calibration, charts, compute, keys, labels, layouts, reliability_panel, session, titles
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -177,3 +177,4 @@ if measured:
         t("calib.measured_by", fabric=md_escape(names[f.id]), summary=md_escape(
             calibration.label(t, scenario.measurements[f.id]) if f.id in scenario.measurements else f.measured))
         for f in measured))
+reliability_panel.render(t, fabrics, names)  # interruptions by cause, restarts, spares (issue 13)
