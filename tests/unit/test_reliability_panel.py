@@ -1,0 +1,36 @@
+"""The Compare page's reliability table (webui/reliability_panel.py) and the Risk page's coverage of
+the new reliability quantities (tornado and Monte Carlo draw the registry's ranges)."""
+
+from __future__ import annotations
+
+import costmodel
+from costmodel.inputs import build
+from costmodel.reliability import CAUSES
+from webui import labels, reliability_panel
+from webui.i18n import Translator
+
+RELIABILITY_FIELDS = {"xcvr_fail_per_hour", "aoc_fail_per_hour", "aec_fail_per_hour", "dac_fail_per_hour",
+                      "switch_fail_per_hour", "node_hw_share", "init_s_per_gpu", "hang_detect_s",
+                      "soft_fail_per_gpu_hour", "setup_s_per_run"}
+
+
+def test_rows_show_each_fabrics_figures_under_translated_headers():
+    res = costmodel.evaluate(costmodel.load_preset("seed-intro-32xA100"))
+    for lang in ("en", "zh"):
+        t = Translator(lang)
+        rows = reliability_panel.rows(t, res.fabrics, labels.fabric_names(t))
+        assert len(rows) == len(res.fabrics)
+        for row, f in zip(rows, res.fabrics, strict=True):
+            m = f.metrics
+            assert row[t("reliability.cause.soft")] == f"{m['interruptions_soft_per_year']:,.2f}"
+            assert row[t("reliability.total")] == f"{m['interruptions_per_year']:,.2f}"
+            assert row[t("reliability.spares")] == "1"  # ⌈2 % of 32⌉
+            # the causes add up to the total the KPI card shows
+            assert abs(sum(m[f"interruptions_{c}_per_year"] for c in CAUSES) - m["interruptions_per_year"]) < 1e-9
+        if lang == "zh":
+            assert t("reliability.cause.links") == "线缆与光模块 / 年"
+
+
+def test_risk_swings_the_new_reliability_quantities():
+    names = {u.name for u in build(costmodel.load_preset("seed-case3-128xH100")).uncertain}
+    assert RELIABILITY_FIELDS <= names, RELIABILITY_FIELDS - names
