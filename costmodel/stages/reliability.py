@@ -22,7 +22,7 @@ class Reliability:
 
     rate_total: np.ndarray  # job-interrupting failures [1/h]
     rate_net: np.ndarray  # of which the network's [1/h]
-    net_share: np.ndarray  # rate_net / rate_total [0-1]
+    net_share: np.ndarray  # the fabric's share of failures, hardware and soft: (rate_net + soft) / rate_total [0-1]
     mtbf_s: np.ndarray  # [s]
     save_s: np.ndarray  # checkpoint write time [s]
     interval_s: np.ndarray  # compute time between checkpoints [s]
@@ -112,7 +112,7 @@ def reliability(p: Inputs, topo: Topology) -> Reliability:
     good = np.maximum(rel.goodput(interval_s, save_s, restart_s, mtbf_s), MIN_GOODPUT)
     ckpt_only = interval_s / (interval_s + save_s)
     return Reliability(
-        rate_total=rate_total, rate_net=rate_net, net_share=rate_net / rate_total, mtbf_s=mtbf_s,
+        rate_total=rate_total, rate_net=rate_net, net_share=(rate_net + rates["soft"]) / rate_total, mtbf_s=mtbf_s,
         save_s=save_s, interval_s=interval_s, goodput=good, failure_loss=1.0 - good / ckpt_only,
         rates=MappingProxyType(rates), restart_by_cause=MappingProxyType(restart_by_cause),
         restart_s=restart_s, spare_nodes=spares, no_spare_prob=no_spare,
