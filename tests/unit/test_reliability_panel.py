@@ -34,3 +34,24 @@ def test_rows_show_each_fabrics_figures_under_translated_headers():
 def test_risk_swings_the_new_reliability_quantities():
     names = {u.name for u in build(costmodel.load_preset("seed-case3-128xH100")).uncertain}
     assert RELIABILITY_FIELDS <= names, RELIABILITY_FIELDS - names
+
+
+def test_the_workbooks_reliability_sheet_holds_each_fabrics_figures():
+    import io
+
+    import openpyxl
+
+    from costmodel.export_reliability import ROWS
+    from costmodel.export_xlsx import labels as xlsx_labels
+    from costmodel.export_xlsx import workbook_bytes
+
+    scenario = costmodel.load_preset("seed-intro-32xA100")
+    res = costmodel.evaluate(scenario)
+    for lang in ("en", "zh"):
+        tx = xlsx_labels(lang)["reliability"]
+        ws = openpyxl.load_workbook(io.BytesIO(workbook_bytes(scenario, lang=lang)))[tx["sheet"]]
+        by_label = {ws.cell(r, 1).value: r for r in range(1, ws.max_row + 1)}
+        for key, _ in ROWS:
+            r = by_label[tx["rows"][key]]
+            for j, f in enumerate(res.fabrics):
+                assert ws.cell(r, 2 + j).value == f.metrics[key], (lang, key, f.id)
