@@ -57,3 +57,25 @@ def test_the_workbooks_reliability_sheet_holds_each_fabrics_figures():
             r = by_label[tx["rows"][key]]
             for j, f in enumerate(res.fabrics):
                 assert ws.cell(r, 2 + j).value == pytest.approx(f.metrics[key], rel=1e-12), (lang, key, f.id)
+
+
+def test_the_pdf_section_lists_each_fabric_with_its_figures():
+    from webui.report_reliability import reliability_section
+
+    res = costmodel.evaluate(costmodel.load_preset("seed-case3-128xH100"))
+    seen = {}
+
+    def table(header, rows, **kw):
+        seen["header"], seen["rows"] = header, rows
+        assert len(kw.get("widths", header)) == len(header)
+        return "<table></table>"
+
+    for lang in ("en", "zh"):
+        t = Translator(lang)
+        names = labels.fabric_names(t)
+        out = reliability_section(t, res, names, table)
+        assert t("reliability.title") in out and len(seen["header"]) == 12
+        for row, f in zip(seen["rows"], res.fabrics, strict=True):
+            assert row[0] == names[f.id]
+            assert row[-1] == f"{100 * f.metrics['goodput']:.2f} %"
+            assert row[-3] == "3"  # ⌈2 % of 128⌉ hot spares
