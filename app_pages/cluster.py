@@ -55,6 +55,7 @@ with left, st.container(border=True):
     widgets.number(t, "cluster.spare_switch_frac", digits=2, step=0.01)
     widgets.number(t, "cluster.spare_cable_frac", digits=2, step=0.01)
     widgets.number(t, "cluster.spare_optic_frac", digits=2, step=0.01)
+    widgets.number(t, "cluster.hot_spare_node_frac", digits=2, step=0.01)  # reliability by fabric
 
 tp_default = 1 if scenario.workload.parallelism == "fsdp" else (
     scenario.cluster.gpus_per_node or int(gpu.default_gpus_per_node.typical))
@@ -107,6 +108,7 @@ with left, st.container(border=True):
     widgets.number(t, "operations.maintenance_frac_per_year", digits=3, step=0.005)
     widgets.number(t, "operations.checkpoint_write_gbs_per_node", digits=2)
     widgets.number(t, "operations.restart_minutes", digits=1)
+    widgets.number(t, "operations.node_repair_hours", digits=1)  # reliability by fabric
     vch = default_value_of_cluster_hour(scenario, book, cat)  # at the prices this viewer may see
     widgets.number(t, "operations.value_of_cluster_hour", placeholder_value=round(vch, 2), digits=2, step=10)
 

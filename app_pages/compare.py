@@ -15,6 +15,7 @@ from webui import (
     keys,
     labels,
     layouts,
+    reliability_panel,
     rent_panel,
     session,
     titles,
@@ -203,3 +204,4 @@ if measured:
             calibration.label(t, scenario.measurements[f.id]) if f.id in scenario.measurements else f.measured))
         for f in measured))
 calibration.alltoall_note(t, scenario, fabrics, names)
+reliability_panel.render(t, fabrics, names)  # interruptions by cause, restarts, spares (issue 13)

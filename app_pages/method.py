@@ -34,7 +34,8 @@ def _tx(key: str) -> str:
 
 
 W = {k: _tx(k) for k in ("recompute", "peak", "dp", "fsdp", "loss", "bucket", "comm", "p2p", "net", "days_per_run",
-                         "bw", "port", "gpu", "node", "congestion", "window", "a2a", "sharp")}
+                         "bw", "port", "gpu", "node", "congestion", "window", "a2a", "sharp",
+                         "nic", "switch", "soft", "init", "repair", "hang", "setup", "poisson")}
 EQUATIONS = [
     ("eq_compute", r"m = \frac{B}{s\,d\,b},\quad d = \frac{N g}{t\,p},\qquad F_{MFU} = 6P + 12\,l\,s\,h,\quad "
                    rf"F_{{HFU}} = F_{{MFU}}\,(1 + \tfrac{{r}}{{3}}),\qquad T_{{mb}} = \frac{{F_{{HFU}}\,b\,s}}"
@@ -71,7 +72,14 @@ EQUATIONS = [
         r"\end{gathered}",
     ),
     ("eq_failures", rf"\Lambda = N g\,\lambda_{{{W['gpu']}}} + N\,\lambda_{{{W['node']}}} "
-                    rf"+ N r\,\lambda_{{{W['port']}}},\qquad M = 1/\Lambda"),
+                    rf"+ N r\,\lambda_{{{W['nic']}}} + \textstyle\sum_c L_c\lambda_c + X\lambda_x "
+                    rf"+ S\,\lambda_{{{W['switch']}}} + N g\,\lambda_{{{W['soft']}}},\qquad M = 1/\Lambda"),
+    (
+        "eq_restart",
+        rf"R_c = R_0 + t_{{{W['init']}}}\,N g + q_c\,P(K \ge s)\,T_{{{W['repair']}}}"
+        rf" + [c = {W['soft']}]\,T_{{{W['hang']}}},\quad K \sim {W['poisson']}\big(\textstyle\sum_c q_c\Lambda_c"
+        rf"T_{{{W['repair']}}}\big),\quad s = \lceil f N\rceil,\quad R = \frac{{\sum_c \Lambda_c R_c}}{{\Lambda}}",
+    ),
     (
         "eq_daly",
         r"\tau = \sqrt{2\delta M}\left[1 + \tfrac13\sqrt{\tfrac{\delta}{2M}} + \tfrac19\tfrac{\delta}{2M}\right] "
@@ -80,7 +88,7 @@ EQUATIONS = [
     (
         "eq_goodput",
         r"G = \frac{\tau}{M\,e^{R/M}\,(e^{(\tau+\delta)/M} - 1)},\qquad "
-        rf"{W['days_per_run']} = \frac{{D}}{{B}}\,\frac{{T}}{{86400\,G}}",
+        rf"{W['days_per_run']} = \frac{{D}}{{B}}\,\frac{{T}}{{86400\,G}} + \frac{{T_{{{W['setup']}}}}}{{24}}",
     ),
     ("eq_energy", rf"E = \big(N(h_b P_b + (8760-h_b) P_i) + 8760\,P_{{{W['net']}}}\big)\cdot PUE \cdot c_{{kWh}}"),
     ("eq_npv", r"TCO = \sum_{t=0}^{H} C_t,\qquad NPV = -\sum_{t=0}^{H}\frac{C_t}{(1+r)^t}"),

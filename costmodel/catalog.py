@@ -119,6 +119,8 @@ class FabricSpec(BaseModel):
     interruption_rate_per_endpoint_hour: Quantity
     spine_efficiency: Quantity
     sharp_speedup: Quantity
+    collective_timeout_rate_per_gpu_hour: Quantity  # soft failures: hung collectives per GPU-hour
+    setup_hours_per_run: Quantity  # cluster hours per run before productive training [h]
 
     @property
     def socket_fallback(self) -> bool:

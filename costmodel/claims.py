@@ -95,7 +95,8 @@ WHY_EN = {
                 "{hops:.0f} switch hop(s) = {latency_us:.1f} µs"),
     "money": "{fabric} minus {base} over {years:g} years ({scope} scope): {parts}",
     "energy_hours": "; busy {b_busy_h:,.0f} h/year on {base} vs {f_busy_h:,.0f} h on {fabric}",
-    "interruptions": ("network faults (NIC, cable, switch: Llama 3 rate per NIC port) cause {per_run:.3f} "
+    "interruptions": ("network faults (NICs per port, cables and optics per link, switches per switch) cause "
+                      "{per_run:.3f} "
                       "interruptions per {run_days:.1f}-day run on {fabric}, {network_share:.1%} of all; with a "
                       "checkpoint every {ckpt_h:.2f} h (Daly 2006) each costs half an interval plus the restart"),
     "interruptions_miss": ("; the article's hours lost per interruption imply restarts from days-old checkpoints, "

@@ -35,6 +35,7 @@ from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
 from .export_rent import rent_sheet
+from .export_reliability import reliability_sheet
 from .export_training import training_sheet
 from .export_work import work_sheet
 from .formatting import fabric_names
@@ -52,6 +53,7 @@ SCALAR_INPUTS = tuple(  # (name, Inputs field, unit, editable); labels in export
 )
 _MODEL_ROWS = (  # per fabric, values the model computes: (key, unit, editable)
     ("endpoints", "count", False),
+    ("spare_nodes", "count", False),  # hot-spare servers (reliability by fabric)
     ("switches", "count", False),
     ("cables", "count", False),
     ("aoc_cables", "count", False),
@@ -176,6 +178,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     training_sheet(book, scenario, p, st, res)
     work_sheet(book, res)  # the same work, each fabric sized to deliver it (issue 13)
     rent_sheet(book, scenario, res, lang)  # own vs rent (issue 13)
+    reliability_sheet(book, st, res)
     _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
     wb.close()
     return buf.getvalue()

@@ -127,6 +127,17 @@ class Inputs:
     value_of_cluster_hour: np.ndarray  # [currency/h]; NaN = rental × GPUs
     gpu_fail_per_hour: np.ndarray  # per GPU [1/h]
     node_fail_per_hour: np.ndarray  # per node [1/h]
+    # reliability by fabric (issue 13)
+    hot_spare_node_frac: np.ndarray  # spare servers bought, a share of the nodes [0-1]
+    node_repair_s: np.ndarray  # a failed server back in service [s]
+    xcvr_fail_per_hour: np.ndarray  # per transceiver [1/h]
+    aoc_fail_per_hour: np.ndarray  # per active optical cable [1/h]
+    aec_fail_per_hour: np.ndarray  # per active copper cable [1/h]
+    dac_fail_per_hour: np.ndarray  # per passive copper cable [1/h]
+    switch_fail_per_hour: np.ndarray  # per switch [1/h]
+    node_hw_share: np.ndarray  # share of node failures needing a hardware repair [0-1]
+    init_s_per_gpu: np.ndarray  # job initialisation per GPU on restart [s]
+    hang_detect_s: np.ndarray  # time for the watchdog to find a hung collective [s]
     # finance
     discount_rate: np.ndarray  # [1/year]
     instalment_months: np.ndarray  # [months]
@@ -159,6 +170,8 @@ class Inputs:
     spine_eff: np.ndarray  # collective bandwidth kept once traffic crosses the spine [0-1]
     sharp_capable: np.ndarray  # 1 = the switches reduce all-reduce data in the network (SHARPv3+), else 0
     sharp_speedup: np.ndarray  # all-reduce network-time divisor with in-network reduction [1-2]
+    soft_fail_per_gpu_hour: np.ndarray  # collective timeouts and hangs per GPU-hour [1/h]
+    setup_s_per_run: np.ndarray  # lost before productive training, per run [s]
     nic_price: np.ndarray  # [currency]
     switch_price: np.ndarray  # [currency]
     cable_price: np.ndarray  # [currency]

@@ -14,6 +14,7 @@ Names the formulas read (units): inputs of :class:`~costmodel.inputs.Inputs` by 
 ``horizon``          years of operation ``H`` [year]
 ``year``             the year ``t`` = 0 … H (0 = purchase)
 ``endpoints``        NIC ports ``E`` [count]
+``spare_nodes``      hot-spare servers bought ``⌈f N⌉`` [count]
 ``switches``         switches bought, spares included [count]
 ``cables``           copper cables bought (passive DAC and active copper), spares included [count]
 ``aoc_cables``       active optical cables bought, spares included [count]
@@ -81,8 +82,12 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("capex_install", "part", nodes * _n("install_per_node"), "currency", "nodes × installation per node"),
     Entry("energy_kwh", "part", _n("kwh_network") * pue + _n("kwh_site") * pue, "kWh/year",
           "facility energy per year: (network + site share) × PUE"),
-    Entry("compute_capex", "capex", nodes * server_price * scope, "currency",
-          "servers, cluster scope only"),
+    # --- reliability by fabric (issue 13): hot-spare servers, part of the servers' capex
+    Entry("capex_hot_spares", "part", _n("spare_nodes") * server_price * scope, "currency",
+          "hot-spare servers × server price, cluster scope only"),
+    # ---
+    Entry("compute_capex", "capex", nodes * server_price * scope + _n("capex_hot_spares"), "currency",
+          "servers (hot spares included), cluster scope only"),
     Entry("network_capex", "capex",
           _n("capex_nics") + _n("capex_switches") + _n("capex_links") + _n("capex_install"), "currency",
           "NICs + switches + links + installation"),
@@ -137,9 +142,9 @@ def excel_cash_flows(payment: str, horizon_years: int, refs: Mapping[str, str]) 
     >>> refs = {n: n.upper() for n in names}
     >>> for year in excel_cash_flows("upfront", 2, refs):
     ...     print(year["compute_capex"], year["interruptions"])
-    =NODES*SERVER_PRICE*SCOPE_CLUSTER =LOST_H*VCH*0
-    =NODES*SERVER_PRICE*SCOPE_CLUSTER*0 =LOST_H*VCH
-    =NODES*SERVER_PRICE*SCOPE_CLUSTER*(-RESIDUAL_FRAC) =LOST_H*VCH
+    =NODES*SERVER_PRICE*SCOPE_CLUSTER+SPARE_NODES*SERVER_PRICE*SCOPE_CLUSTER =LOST_H*VCH*0
+    =(NODES*SERVER_PRICE*SCOPE_CLUSTER+SPARE_NODES*SERVER_PRICE*SCOPE_CLUSTER)*0 =LOST_H*VCH
+    =(NODES*SERVER_PRICE*SCOPE_CLUSTER+SPARE_NODES*SERVER_PRICE*SCOPE_CLUSTER)*(-RESIDUAL_FRAC) =LOST_H*VCH
     """
     capex = capex_formula(payment)
     out = []

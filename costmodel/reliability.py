@@ -81,3 +81,81 @@ def job_failure_rate(nodes, gpus_per_node, endpoints, gpu_rate, node_rate, endpo
     network = endpoints * endpoint_rate
     total = nodes * gpus_per_node * gpu_rate + nodes * node_rate + network
     return total, network
+
+
+# --- reliability by fabric (issue 13): failures per component, restart by cause, hot spares
+
+#: causes of a job interruption, in the order tables list them
+CAUSES = ("gpu", "host", "nic", "links", "switches", "soft")
+#: per-fabric metrics of :func:`costmodel.stages.reliability.cause_metrics`
+RELIABILITY_METRIC_KEYS = (
+    *(f"interruptions_{c}_per_year" for c in CAUSES), *(f"restart_hours_{c}" for c in CAUSES),
+    "restart_hours", "spare_nodes", "no_spare_share", "setup_hours_per_run", "setup_share_of_run",
+)
+
+
+def link_failure_rate(counts, rates, transceivers, xcvr_rate):
+    """Failures of cables and optics [1/h]: ``Σ_c L_c λ_c + X λ_x``.
+
+    ``counts`` and ``rates`` map the media classes ``dac``, ``aec``, ``aoc`` to installed links
+    [count] and failures per cable-hour [1/h]; a fibre link fails through its two transceivers
+    ``X`` (rate ``λ_x`` each, the fibre and connectors included).
+
+    >>> rate = link_failure_rate({"dac": 10.0, "aec": 0.0, "aoc": 2.0}, {"dac": 1e-8, "aec": 1e-7, "aoc": 5e-7},
+    ...                          4.0, 2.5e-7)
+    >>> round(float(rate) * 1e6, 9)
+    2.1
+    """
+    total = np.asarray(transceivers, dtype=float) * xcvr_rate
+    for c in ("dac", "aec", "aoc"):
+        total = total + np.asarray(counts[c], dtype=float) * rates[c]
+    return total
+
+
+def hot_spares(nodes, frac):
+    """Hot-spare servers bought: ``⌈frac · N⌉`` [count] (a share of the nodes, rounded up).
+
+    >>> hot_spares(np.array([8.0, 100.0]), 0.01).tolist()
+    [1.0, 1.0]
+    >>> float(hot_spares(8.0, 0.0))
+    0.0
+    """
+    return np.ceil(np.asarray(frac, dtype=float) * np.asarray(nodes, dtype=float) - 1e-9).clip(min=0.0)
+
+
+def no_spare_probability(mean_in_repair, spares):
+    """Share of node-replacing failures that find no hot spare free: ``P(K ≥ s)`` [0-1].
+
+    Failed servers are repaired in parallel (an M/G/∞ repair shop), so the number in repair
+    ``K`` is Poisson with mean ``μ = Λ_repl · T_repair``; a failure finds a spare iff ``K < s``.
+
+    >>> round(float(no_spare_probability(0.5, 1)), 6)  # 1 − e^{−0.5}
+    0.393469
+    >>> float(no_spare_probability(3.0, 0))
+    1.0
+    """
+    mu = np.asarray(mean_in_repair, dtype=float)
+    s = np.asarray(spares, dtype=float)
+    mu, s = np.broadcast_arrays(mu, s)
+    # beyond μ + 12√μ + 30 spares the tail is below 1e-30: sum the Poisson pmf only that far, one
+    # k at a time in logs (memory of one array; e^{−μ} alone would underflow for μ > 745)
+    kmax = int(np.max(np.minimum(s, np.ceil(mu + 12.0 * np.sqrt(mu) + 30.0)), initial=0.0))
+    log_mu = np.log(np.maximum(mu, 1e-300))  # μ = 0: every pmf but k = 0 underflows to 0
+    log_pmf = -mu
+    below = np.zeros(mu.shape)  # P(K ≤ s − 1)
+    for k in range(kmax):
+        if k:
+            log_pmf = log_pmf + log_mu - np.log(k)
+        below = below + np.where(k < s, np.exp(log_pmf), 0.0)
+    return np.clip(1.0 - below, 0.0, 1.0)
+
+
+def mean_restart(rates, restart_by_cause):
+    """Rate-weighted mean restart time ``R̄ = Σ Λ_c R_c / Σ Λ_c`` [s].
+
+    >>> float(mean_restart({"a": 1.0, "b": 3.0}, {"a": 100.0, "b": 500.0}))
+    400.0
+    """
+    total = sum(np.asarray(rates[c], dtype=float) for c in rates)
+    weighted = sum(np.asarray(rates[c], dtype=float) * restart_by_cause[c] for c in rates)
+    return weighted / total

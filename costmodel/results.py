@@ -17,6 +17,7 @@ from . import finance
 from .catalog import Catalog, load_catalog
 from .equal_work import EqualWork
 from .recommend import Recommendation
+from .reliability import RELIABILITY_METRIC_KEYS
 from .tco import CATEGORIES, Outputs
 
 #: Per-fabric metrics copied from the model outputs into results and tables.
@@ -33,6 +34,7 @@ METRIC_KEYS = (
     "switches", "tiers", "transceivers", "cables", "network_power_kw", "energy_kwh_per_year",
     "cpu_overhead_share", "value_of_cluster_hour", "network_wait_hours_per_year", "cost_per_run", "cost_per_mtok",
     "cost_per_useful_gpu_hour", "cash_total",
+    *RELIABILITY_METRIC_KEYS,
 )
 
 

@@ -104,6 +104,11 @@ class Cluster(BaseModel):
         **_b("cluster.spare_optic_frac"),
         description="spare transceivers bought, a share of those installed [0-1]",
     )
+    hot_spare_node_frac: float = Field(
+        default_factory=_d("cluster", "hot_spare_node_frac"),
+        **_b("cluster.hot_spare_node_frac"),
+        description="hot-spare servers bought on top of the nodes, a share of them rounded up [0-1]",
+    )
 
 
 class Workload(BaseModel):
@@ -265,6 +270,11 @@ class Operations(BaseModel):
         default_factory=_d("operations", "restart_minutes"),
         **_b("operations.restart_minutes"),
         description="time to detect a failure, reschedule and reload [min]",
+    )
+    node_repair_hours: float = Field(
+        default_factory=_d("operations", "node_repair_hours"),
+        **_b("operations.node_repair_hours"),
+        description="time to put a failed server back in service, waited for when no hot spare is free [h]",
     )
     value_of_cluster_hour: float | None = Field(
         None,

@@ -40,7 +40,8 @@ ADDED_FIELDS = {"workload": ("target_run_days", "virtual_stages", "micro_batch_s
                              "layers", "experts", "top_k", "expert_parallel", "active_params_b", "a2a_overlap",
                              "moe_node_dedup"),
                 "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
-                            "spare_optic_frac", "in_network_reduction")}
+                            "spare_optic_frac", "in_network_reduction", "hot_spare_node_frac"),
+                "operations": ("node_repair_hours",)}
 REPLACED_FIELDS = {"workload": ("pipeline_microbatches",)}  # format 4: micro_batch_seqs
 
 

@@ -75,6 +75,12 @@ CITED = (
     "Exploring GPU-to-GPU Communication: Insights into Supercomputer Interconnects", "De Sensi", "SC24",
     "Dragonfly+", "NVIDIA SHARP Rev 3.13.0 General Information", "NCCL-RDMA-SHARP Plugins", "HPC-X", "SHARP",
     "SHARPv3", "NCCL_COLLNET_ENABLE", "HCA", "Khashab", "High-speed Networking for Giga-Scale AI Factories",
+    # reliability by fabric (issue 13)
+    "Singh", "Mukhtar", "Krishna", "Parkhi", "Padhye", "Maltz", "Surviving switch failures in cloud datacenters",
+    "ACM", "LuxOptX", "DFB", "DSP", "FIT", "MegaScale: Scaling Large Language Model Training to More Than 10,000 GPUs",
+    "FlashRecovery: Fast and Low-Cost Recovery from Failures for Large-Scale Training of LLMs",
+    "Wan", "Robust LLM Training Infrastructure at ByteDance", "ByteRobust", "SOSP", "PyTorch",
+    "torch.distributed.init_process_group",
     # file paths and code identifiers
     "doc/PERFORMANCE.md", "src/graph/tuning.cc", "calculon/llm/llm.py", "shared/seeds/000_2724ac920a2469df.txt",
     "all_reduce_perf", "bucket_cap_mb", "ib_write_lat", "ib_send_lat", "TCP_RR", "n_layer", "d_model",

@@ -36,6 +36,7 @@ from . import charts, equal_work_panel, labels, share
 from .i18n import Translator
 from .money import Money
 from .report_rent import rent_section
+from .report_reliability import reliability_section
 from .report_training import training_section
 from .titles import scenario_title
 
@@ -202,6 +203,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
 
     parts.append(training_section(t, scenario, res, names, _table))
     parts.append(rent_section(t, scenario, res, names, _table, conv))  # own vs rent (issue 13)
+    parts.append(reliability_section(t, res, names, _table))  # issue 13
     parts.append(f"<h2>{e(t('pdf.cash_flows'))}</h2>")
     parts.append(resale_note)
     for f in res.fabrics:

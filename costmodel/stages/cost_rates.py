@@ -92,6 +92,7 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     drivers = {
         "scope_cluster": 0.0 if fabric_only else 1.0,
         "endpoints": topo.endpoints,
+        "spare_nodes": rel.spare_nodes,  # hot spares (issue 13)
         "switches": topo.switches_bought,
         "cables": topo.copper_bought,
         "aoc_cables": topo.aoc_bought,

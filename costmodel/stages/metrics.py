@@ -11,7 +11,7 @@ from ..inputs import GIGA, Inputs
 from ..ledger import TIME_CATEGORIES
 from .cash_flows import CashFlows
 from .cost_rates import CostRates
-from .reliability import SECONDS_PER_HOUR, Reliability
+from .reliability import SECONDS_PER_HOUR, Reliability, cause_metrics
 from .schedule import HOURS_PER_YEAR, Schedule
 from .step_time import StepTime
 from .topology import Topology
@@ -61,7 +61,8 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
     a = rates.amounts
     cash = flows.tco - sum(flows.breakdown[c] for c in TIME_CATEGORIES)
     runs_total = sched.runs_per_year * horizon
-    useful_gpu_h = n * g * sched.busy_hours * rel.goodput * step.utilization * horizon
+    setup_share = rel.setup_s / SECONDS_PER_HOUR / sched.run_hours  # setup hours are busy, not useful
+    useful_gpu_h = n * g * sched.busy_hours * rel.goodput * (1.0 - setup_share) * step.utilization * horizon
     with np.errstate(divide="ignore", invalid="ignore"):
         cost_per_run = np.where(runs_total > 0, cash / runs_total, np.inf)
     values = {
@@ -119,5 +120,6 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
         "cost_per_mtok": cost_per_run / (p.tokens_per_run / MEGA),
         "cost_per_useful_gpu_hour": np.where(useful_gpu_h > 0, cash / useful_gpu_h, np.inf),
         "cash_total": cash,
+        **cause_metrics(rel, sched.busy_hours, sched.run_hours),  # reliability by fabric (issue 13)
     }
     return Metrics(values=MappingProxyType(values))

@@ -45,7 +45,8 @@ def schedule(p: Inputs, step: StepTime, rel: Reliability, kind: str) -> Schedule
 
     Notes
     -----
-    ``T_run = tokens / batch · T_step / 3600 / goodput`` [h]; required ``= runs · T_run`` (or
+    ``T_run = tokens / batch · T_step / 3600 / goodput + setup`` [h] (setup: the fabric's hours
+    per run before productive training); required ``= runs · T_run`` (or
     8760 h); busy ``= min(required, 8760)``; runs per year ``= busy / T_run``; interruptions
     ``= Λ · busy``; lost hours ``= busy · failure loss`` (network's: × its share of ``Λ``).
 
@@ -54,7 +55,8 @@ def schedule(p: Inputs, step: StepTime, rel: Reliability, kind: str) -> Schedule
     .. [1] A. Dubey et al., "The Llama 3 Herd of Models", arXiv:2407.21783, 2024, Table 5
        (interruptions of a 54-day run, 419 in all, 42 of them the network's).
     """
-    run_hours = p.tokens_per_run / p.batch_tokens * step.t_step / SECONDS_PER_HOUR / rel.goodput
+    run_hours = (p.tokens_per_run / p.batch_tokens * step.t_step / SECONDS_PER_HOUR / rel.goodput
+                 + rel.setup_s / SECONDS_PER_HOUR)  # setup and debugging before productive training
     if kind == "always_busy":
         required = np.full(run_hours.shape, HOURS_PER_YEAR)
     else:

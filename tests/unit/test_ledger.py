@@ -17,7 +17,7 @@ from costmodel.tco import CATEGORIES, compute
 
 INPUT_NAMES = {f.name for f in dataclasses.fields(Inputs)}
 DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "cables", "aoc_cables", "transceivers", "kwh_network",
-           "kwh_site", "cpu_share", "busy_h", "lost_h", "wait_h", "vch"}
+           "spare_nodes", "kwh_site", "cpu_share", "busy_h", "lost_h", "wait_h", "vch"}
 
 
 def _excel_value(expr, env: dict, consts: dict | None = None) -> float:
@@ -60,7 +60,8 @@ def test_ledger_amounts_equal_the_categories_written_out_by_hand(preset):
                + (d["aoc_cables"] + d["transceivers"]) * p.optic_price + n * p.install_per_node)
     lost = m["lost_hours_per_year"] if cluster else m["network_lost_hours_per_year"]
     want = {
-        "compute_capex": n * p.server_price * cluster,
+        # servers and hot spares, ⌈share · N⌉ whole servers (reliability by fabric)
+        "compute_capex": (n + np.ceil(p.hot_spare_node_frac * n - 1e-9)) * p.server_price * cluster,
         "network_capex": network,
         "energy": (d["kwh_network"] + d["kwh_site"]) * p.pue * p.electricity_price,
         # time valued one way: the CPU's cost share of each busy cluster-hour at the value of a cluster-hour
