@@ -22,6 +22,7 @@ import numpy as np
 from .inputs import Inputs, Structure
 from .ledger import CATEGORIES, TIME_CATEGORIES
 from .tco import Outputs, compute
+from .validation import field_bounds
 
 #: every node count up to this one is tried
 DENSE_UP_TO = 64
@@ -29,8 +30,6 @@ DENSE_UP_TO = 64
 GRID_STEP = 1.05
 #: the search looks up to this multiple of the scenario's nodes (and at least to DENSE_UP_TO)
 SEARCH_FACTOR = 16
-#: and never beyond the largest cluster the scenario schema allows
-MAX_NODES = 100_000
 HOURS_PER_DAY = 24.0
 #: the cash categories of the equal-work breakdown
 CASH_CATEGORIES: tuple[str, ...] = tuple(c for c in CATEGORIES if c not in TIME_CATEGORIES)
@@ -95,12 +94,12 @@ def always_busy(p: Inputs, st: Structure) -> dict[str, np.ndarray]:
 
 def node_grid(nodes: float) -> np.ndarray:
     """The node counts tried first: 1 … :data:`DENSE_UP_TO`, then × :data:`GRID_STEP` up to
-    ``max(SEARCH_FACTOR · nodes, DENSE_UP_TO)`` (≤ :data:`MAX_NODES`).
+    ``max(SEARCH_FACTOR · nodes, DENSE_UP_TO)``, never beyond the largest cluster a scenario may have.
 
     >>> g = node_grid(8); int(g[0]), int(g[63]), int(g[-1]), bool(np.all(np.diff(g) > 0))
     (1, 64, 128, True)
     """
-    top = int(min(MAX_NODES, max(SEARCH_FACTOR * nodes, DENSE_UP_TO)))
+    top = int(min(field_bounds("cluster.nodes")[1], max(SEARCH_FACTOR * nodes, DENSE_UP_TO)))
     dense = np.arange(1, min(DENSE_UP_TO, top) + 1, dtype=float)
     if top <= DENSE_UP_TO:
         return dense
