@@ -34,8 +34,8 @@ from . import ledger, price_books, quantities
 from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
-from .export_rent import rent_sheet
 from .export_reliability import reliability_sheet
+from .export_rent import rent_sheet
 from .export_training import training_sheet
 from .export_work import work_sheet
 from .formatting import fabric_names
