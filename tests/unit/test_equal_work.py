@@ -43,18 +43,19 @@ def test_each_fabric_gets_the_fewest_nodes_that_deliver_the_plan(preset):
             continue
         n = int(ew.nodes[j])
         at = _rerun(s, n).fabric(fid)
-        assert _delivers(at, None)
+        assert _delivers(at, s.workload.target_run_days)
         cash = at.tco_total - sum(at.breakdown[c] for c in TIME_CATEGORIES)
         assert ew.cost[j] == pytest.approx(cash, rel=1e-9)
         assert ew.run_days[j] == pytest.approx(at.metrics["run_days"], rel=1e-12)
         assert ew.cost_per_run[j] == pytest.approx(cash / (s.workload.runs_per_year * s.finance.horizon_years))
         if n > 1:
-            assert not _delivers(_rerun(s, n - 1).fabric(fid), None), (fid, n)
+            assert not _delivers(_rerun(s, n - 1).fabric(fid), s.workload.target_run_days), (fid, n)
 
 
 def test_a_target_days_per_run_needs_more_nodes_and_is_met():
-    s = costmodel.load_preset("seed-intro-32xA100")
+    s = costmodel.load_preset("seed-intro-32xA100").with_change("workload.target_run_days", None).scenario
     free = costmodel.evaluate(s).equal_work
+    assert free.target_run_days is None and free.feasible.all()
     target = 20.0
     tight = costmodel.evaluate(s.with_change("workload.target_run_days", target).scenario).equal_work
     assert tight.target_run_days == target
@@ -77,7 +78,8 @@ def test_the_recommendation_ranks_by_the_cost_of_the_same_work():
         assert res.recommendation.metric == "work_cost"
         assert res.recommendation.cost_optimal == ew.fabric_ids[ew.cheapest]
         doc = res.to_dict()["equal_work"]
-        assert doc["fabrics"][ew.fabric_ids[0]]["nodes"] == int(ew.nodes[0])
+        for j, fid in enumerate(ew.fabric_ids):
+            assert doc["fabrics"][fid]["nodes"] == (int(ew.nodes[j]) if ew.feasible[j] else None)
 
 
 def test_a_plan_no_cluster_in_the_search_can_deliver_falls_back_to_the_fixed_cluster_ranking():
@@ -147,5 +149,6 @@ def test_the_report_leads_with_the_equal_work_table(lang):
     i = doc.index(t("work.title").replace("'", "&#x27;"))
     assert i < doc.index(t("pdf.charts"))
     table = doc[i:doc.index("</table>", i)]
-    for n in ew.nodes:
-        assert f">{int(n)}<" in table
+    for n, ok in zip(ew.nodes, ew.feasible, strict=True):
+        assert (f">{int(n)}<" in table) == bool(ok) or n == 0
+    assert t("work.none", max=f"{ew.max_nodes:,}") in table  # intro: TCP cannot keep runs within 28 days
