@@ -102,6 +102,12 @@ EQUATIONS = [
         r"N^{*} = \min\{N : n_{runs}\,T_{run}(N) \le 8760\ h,\ T_{run}(N) \le T_{target},\ "
         r"M(N) \le M_{GPU}\},\qquad C_{work} = TCO(N^{*}) - C_{wait} - C_{lost} - C_{CPU}",
     ),
+    (
+        "eq_rent",
+        r"c_{own} = \frac{C_{cash}/H}{N g \cdot 8760\,u},\qquad "
+        r"u^{*} = \frac{C_{cash}/H}{\rho_{rent}\,N g \cdot 8760},\qquad "
+        r"C_{rent} = \rho_{rent}\,n_{runs}\,T_{run}^{ref}\,N g",
+    ),
 ]
 for key, latex in EQUATIONS:
     st.markdown(f"**{t(f'method.{key}')}**")
