@@ -39,13 +39,17 @@ class Ratio(BaseModel):
 
 
 class Published(BaseModel):
-    """The published figure: one value, a range, or the ratio of two sums of published parts."""
+    """The published figure: one value, a range, or the ratio of two sums of published parts;
+    ``factor`` (with ``factor_why``) converts it to the model's basis when the source states one
+    (e.g. a starting price of a price path that falls to half: its mean is 0.75 of it)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     value: float | None = None
     low: float | None = None
     high: float | None = None
     ratio: Ratio | None = None
+    factor: float = Field(1.0, gt=0.0)
+    factor_why: str = ""
 
     @model_validator(mode="after")
     def _one_form(self) -> Published:
@@ -54,17 +58,20 @@ class Published(BaseModel):
             raise ValueError("give exactly one of value, low + high, ratio")
         if self.low is not None and self.low > self.high:
             raise ValueError("low must not exceed high")
+        if self.factor != 1.0 and len(self.factor_why) < 10:
+            raise ValueError("a factor needs factor_why")
         return self
 
     @property
     def bounds(self) -> tuple[float, float]:
-        """(low, high) of the published figure; equal for a single value."""
+        """(low, high) of the published figure on the model's basis; equal for a single value."""
         if self.ratio is not None:
-            v = sum(self.ratio.numerator) / sum(self.ratio.denominator)
-            return v, v
-        if self.value is not None:
-            return self.value, self.value
-        return self.low, self.high
+            lo = hi = sum(self.ratio.numerator) / sum(self.ratio.denominator)
+        elif self.value is not None:
+            lo = hi = self.value
+        else:
+            lo, hi = self.low, self.high
+        return lo * self.factor, hi * self.factor
 
 
 class Tolerance(BaseModel):

@@ -86,7 +86,7 @@ CITED = (
     # economics validation (issue 13): the published cost figures' authors, titles and publishers
     "Cottier", "Rahman", "Fattorini", "Maslej", "Besiroglu", "Owen", "Epoch AI", "Gemini",
     "The rising costs of training frontier AI models", "Cheah", "H100 Freakonomics", "Latent Space",
-    "$2 H100s: How the GPU Rental Bubble Burst", "Neighborhood Notes", "AIMultiple", "Cloud GPU Rental Price Index",
+    "$2 H100s: How the GPU Rental Bubble Burst", "AIMultiple", "Cloud GPU Rental Price Index",
     "SemiAnalysis", "Tech Reader Daily", "Yobitel", "Quantum-2",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
