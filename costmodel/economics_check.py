@@ -25,9 +25,10 @@ from .results import FabricResult, Result
 from .schema import Scenario
 
 ANCHOR_FILE = DATA_DIR / "economics_anchors.yaml"
-Metric = Literal["network_share_of_hardware_and_energy", "network_share_ex_nics", "switches", "switch_and_link_capex",
-                 "owned_cost_per_gpu_hour", "cluster_hour_per_gpu", "rental_price"]
-UNITS: dict[str, str] = {"network_share_of_hardware_and_energy": "share", "network_share_ex_nics": "share",
+Metric = Literal["network_share_of_hardware_and_energy", "network_share", "network_share_ex_nics", "switches",
+                 "switch_and_link_capex", "owned_cost_per_gpu_hour", "cluster_hour_per_gpu", "rental_price"]
+UNITS: dict[str, str] = {"network_share_of_hardware_and_energy": "share", "network_share": "share",
+                         "network_share_ex_nics": "share",
                          "switches": "count", "switch_and_link_capex": "usd", "owned_cost_per_gpu_hour": "usd_h",
                          "cluster_hour_per_gpu": "usd_h", "rental_price": "usd_h"}
 
@@ -192,6 +193,8 @@ def _figure(metric: str, result: Result, fab: FabricResult, gpus: float) -> floa
     if metric == "network_share_of_hardware_and_energy":
         bd = fab.breakdown
         return bd["network_capex"] / (bd["compute_capex"] + bd["network_capex"] + bd["energy"])
+    if metric == "network_share":
+        return net / (net + comp)
     if metric == "network_share_ex_nics":
         return (net - m["capex_nics"]) / (net + comp)
     if metric == "switches":

@@ -87,7 +87,8 @@ CITED = (
     "Cottier", "Rahman", "Fattorini", "Maslej", "Besiroglu", "Owen", "Epoch AI", "Gemini",
     "The rising costs of training frontier AI models", "Cheah", "H100 Freakonomics", "Latent Space",
     "$2 H100s: How the GPU Rental Bubble Burst", "AIMultiple", "Cloud GPU Rental Price Index",
-    "SemiAnalysis", "Tech Reader Daily", "Yobitel", "Quantum-2",
+    "SemiAnalysis", "Tech Reader Daily", "Yobitel", "Quantum-2", "training-cost-trends",
+    "CLUSTER_INTERCONNECT_COST_FRACTION",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
