@@ -49,7 +49,7 @@ class Published(BaseModel):
     low: float | None = None
     high: float | None = None
     ratio: Ratio | None = None
-    factor: float = Field(1.0, gt=0.0)
+    factor: float = 1.0
     factor_why: str = ""
 
     @model_validator(mode="after")
@@ -59,6 +59,8 @@ class Published(BaseModel):
             raise ValueError("give exactly one of value, low + high, ratio")
         if self.low is not None and self.low > self.high:
             raise ValueError("low must not exceed high")
+        if not self.factor > 0:
+            raise ValueError("factor must be positive")
         if self.factor != 1.0 and len(self.factor_why) < 10:
             raise ValueError("a factor needs factor_why")
         return self
@@ -78,7 +80,13 @@ class Published(BaseModel):
 class Tolerance(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     kind: Literal["relative", "absolute"]
-    value: float = Field(ge=0.0)
+    value: float
+
+    @model_validator(mode="after")
+    def _not_negative(self) -> Tolerance:
+        if not self.value >= 0:
+            raise ValueError("tolerance.value must not be negative")
+        return self
 
 
 class Config(BaseModel):

@@ -90,6 +90,10 @@ def test_published_forms():
         ec.Published(value=1.0, low=0.5, high=2.0)
     with pytest.raises(ValueError):
         ec.Published(value=1.0, factor=0.5)  # a factor needs its reason
+    with pytest.raises(ValueError):
+        ec.Published(value=1.0, factor=-0.5, factor_why="a reason that is long enough")
+    with pytest.raises(ValueError):
+        ec.Tolerance(kind="relative", value=-0.1)
 
 
 def test_figures_are_recomputed_from_the_catalog():
