@@ -33,3 +33,14 @@ _, tail = rest.split("<!-- sensitivity:end -->", 1)
 p.write_text(head + "<!-- sensitivity:begin -->\n" + sensitivity.markdown() + "\n<!-- sensitivity:end -->" + tail,
              encoding="utf-8")
 PY
+# ... and the economics table (costmodel.economics_check), between <!-- economics:begin --> and <!-- economics:end -->
+"$py" - <<'PY'
+import pathlib
+from costmodel import economics_check
+p = pathlib.Path("docs/validation.md")
+doc = p.read_text(encoding="utf-8")
+head, rest = doc.split("<!-- economics:begin -->\n", 1)
+_, tail = rest.split("<!-- economics:end -->", 1)
+p.write_text(head + "<!-- economics:begin -->\n" + economics_check.markdown() + "\n<!-- economics:end -->" + tail,
+             encoding="utf-8")
+PY

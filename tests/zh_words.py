@@ -89,6 +89,12 @@ CITED = (
     # own vs rent (issue 13): GPU clouds and the collections their rental prices were read from
     "Azure", "RunPod", "data-receipts", "dstack", "Inworld", "Lambda", "api-evangelist", "compute-screener",
     "Akash", "Hyperstack", "OpenRelay", "Nebius", "CoreWeave", "Civo", "Digiteria Labs",
+    # economics validation (issue 13): the published cost figures' authors, titles and publishers
+    "Cottier", "Rahman", "Fattorini", "Maslej", "Besiroglu", "Owen", "Epoch AI", "Gemini",
+    "The rising costs of training frontier AI models", "Cheah", "H100 Freakonomics", "Latent Space",
+    "$2 H100s: How the GPU Rental Bubble Burst", "AIMultiple", "Cloud GPU Rental Price Index",
+    "SemiAnalysis", "Tech Reader Daily", "Yobitel", "Quantum-2", "training-cost-trends",
+    "CLUSTER_INTERCONNECT_COST_FRACTION",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
