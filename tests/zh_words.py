@@ -75,6 +75,10 @@ CITED = (
     "Exploring GPU-to-GPU Communication: Insights into Supercomputer Interconnects", "De Sensi", "SC24",
     "Dragonfly+", "NVIDIA SHARP Rev 3.13.0 General Information", "NCCL-RDMA-SHARP Plugins", "HPC-X", "SHARP",
     "SHARPv3", "NCCL_COLLNET_ENABLE", "HCA", "Khashab", "High-speed Networking for Giga-Scale AI Factories",
+    # bill of materials prices (issue 13)
+    "800G Optical Module Cost Analysis: TCO Optimization for AI Data Centers", "OSFP-DR8", "QSFP-DD", "MPO-16",
+    "tech-talk-cto", "H100 Freakonomics", "HGX", "Thinkmate", "FS.com", "Cisco Smart Net Total Care",
+    "visualfoodie.com", "excitingip.com",
     # file paths and code identifiers
     "doc/PERFORMANCE.md", "src/graph/tuning.cc", "calculon/llm/llm.py", "shared/seeds/000_2724ac920a2469df.txt",
     "all_reduce_perf", "bucket_cap_mb", "ib_write_lat", "ib_send_lat", "TCP_RR", "n_layer", "d_model",
