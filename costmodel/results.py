@@ -65,6 +65,10 @@ class FabricResult:
     #: bill of materials: items installed and spares (stages.topology.BOM_KEYS) [count]
     bom: dict[str, float] = field(default_factory=dict)
     measured: str | None = None  # the nccl-tests measurement's summary when the model used one, else None
+    #: the priced bill of materials (costmodel.bom.LINES): key → count, unit_price, extended [currency]
+    bom_priced: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: the network's yearly running costs (costmodel.bom.RUNNING) [currency/year]
+    running: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy)."""
@@ -72,6 +76,8 @@ class FabricResult:
         d["breakdown"] = dict(self.breakdown)
         d["yearly"] = [dict(y) for y in self.yearly]
         d["bom"] = dict(self.bom)
+        d["bom_priced"] = {k: dict(v) for k, v in self.bom_priced.items()}
+        d["running"] = dict(self.running)
         d.update(self.metrics)
         d["ratio_vs_baseline"] = _clean(d["ratio_vs_baseline"])
         return d
@@ -195,6 +201,9 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             metrics={k: _clean(out.metrics[k][0, j]) for k in METRIC_KEYS},
             bom={k: float(v[0, j]) for k, v in out.bom.items()},
             measured=st.measured[j] if st.measured else None,
+            bom_priced={k: {"count": float(x.count[0, j]), "unit_price": float(x.unit_price[0, j]),
+                            "extended": float(x.extended[0, j])} for k, x in out.bom_priced.items()},
+            running={k: float(v[0, j]) for k, v in out.running.items()},
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,
