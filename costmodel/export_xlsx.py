@@ -34,6 +34,7 @@ from . import ledger, price_books, quantities
 from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
+from .export_bom import bom_sheet
 from .export_training import training_sheet
 from .formatting import fabric_names
 from .inputs import build
@@ -176,6 +177,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
             names["discount"], tx, fmt)
     _summary_sheet(book, title, st, res, tco_cells, npv_cells)
     training_sheet(book, scenario, p, st, res)
+    bom_sheet(book, st, res, lang)
     _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
     wb.close()
     return buf.getvalue()
