@@ -7,7 +7,7 @@ import streamlit as st
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_percent_sig, format_ratio
 from costmodel.timeline import cumulative
-from webui import calibration, charts, compute, keys, labels, layouts, session, titles
+from webui import bom_panel, calibration, charts, compute, keys, labels, layouts, session, titles
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -139,6 +139,7 @@ def waterfall_section() -> None:
 
 charts_section()
 waterfall_section()
+bom_panel.render(res, t, money, names)
 
 # --- specifications
 st.subheader(t("compare.specs"))
