@@ -23,7 +23,7 @@ def _bill(at, lang: str) -> str:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_compare_shows_the_bill_of_each_fabric_adding_up_to_its_network_capex(lang):
-    at = open_page("compare", lang, p=PRESET)
+    at = open_page("compare", lang, p=PRESET, cur="USD")  # amounts in the model's currency
     assert TITLE[lang] in [str(s.value) for s in at.subheader]
     res = costmodel.evaluate(costmodel.load_preset(PRESET))
     box = [s for s in at.selectbox if (s.key or "").startswith("compare_bom_fabric")]
