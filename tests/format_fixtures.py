@@ -39,7 +39,9 @@ def assert_same_results(got: dict, made: dict) -> None:
 ADDED_FIELDS = {"workload": ("virtual_stages", "micro_batch_seqs", "seq_len", "tensor_parallel", "layers", "experts",
                              "top_k", "expert_parallel", "active_params_b", "a2a_overlap", "moe_node_dedup"),
                 "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
-                            "spare_optic_frac", "in_network_reduction")}
+                            "spare_optic_frac", "in_network_reduction",
+                            "frontend_network", "reuse_existing_switches", "existing_switch_gbps"),  # issue 13
+                "operations": ("network_staff_fte", "cluster_staff_fte", "staff_cost_per_fte_year")}  # issue 13
 REPLACED_FIELDS = {"workload": ("pipeline_microbatches",)}  # format 4: micro_batch_seqs
 
 
