@@ -43,7 +43,7 @@ def test_reusing_the_switches_on_the_cluster_page_takes_them_off_the_bill():
     keyed(at.toggle, "w.cluster.reuse_existing_switches").set_value(True).run()
     assert not at.exception
     go(at, "compare")
-    box = [s for s in at.selectbox if (s.key or "").startswith("compare_bom_fabric")][0]
+    box = next(s for s in at.selectbox if (s.key or "").startswith("compare_bom_fabric"))
     box.set_value("tcp-100").run()
     assert "Existing switches reused" in _bill(at, "en")
     box.set_value("ib-ndr-400").run()

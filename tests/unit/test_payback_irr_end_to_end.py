@@ -72,7 +72,13 @@ def test_golden_upgrade_intro_roce_over_tcp():
     # format 4 (issue 12): TCP's exposed all-reduce now hides only behind the last micro-batch's
     # backward (format 3 saved 12,413 a year), and with media chosen by length 8 of RoCE's 32 node
     # links take an AOC (+8 × (350 − 250) = 800 capex, ~90 W)
-    assert [round(x) for x in s] == [-40360, 22994, 22994, 22994, 22994, 27030]
-    assert roce.payback_years == pytest.approx(1 + 17366 / 22994, rel=1e-3)
-    assert roce.irr == pytest.approx(0.5017, abs=5e-4)
-    assert math.isclose(sum(v / 1.5017 ** t for t, v in enumerate(s)), 0.0, abs_tol=50.0)
+    # issue 13 (bill of materials): media priced per class (TCP's 8 active copper links at 180, not
+    # the DAC's 120: +480; RoCE's 24 at 400, not 250, and 8 AOCs at 450, not 350: +4,400; installation
+    # per link 800 on both) widen the capex gap from 40,360 to 44,280; each year RoCE pays
+    # 2,054 more licences and support (5 % of its dearer hardware), 2,250 more staff (the 0.1 FTE ×
+    # 150,000 floor × its ops factor 1.15 − 1) and 196 more maintenance (5 % of the wider gap):
+    # 22,994 − 4,500 = 18,494 a year; the resale adds 10 % of the gap at the end
+    assert [round(x) for x in s] == [-44280, 18494, 18494, 18494, 18494, 22922]
+    assert roce.payback_years == pytest.approx(1 + (44280 - 18494) / 18494, rel=1e-3)
+    assert roce.irr == pytest.approx(0.3223, abs=5e-4)
+    assert math.isclose(sum(v / 1.3223 ** t for t, v in enumerate(s)), 0.0, abs_tol=50.0)
