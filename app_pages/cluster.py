@@ -56,6 +56,10 @@ with left, st.container(border=True):
     widgets.number(t, "cluster.spare_cable_frac", digits=2, step=0.01)
     widgets.number(t, "cluster.spare_optic_frac", digits=2, step=0.01)
     widgets.number(t, "cluster.hot_spare_node_frac", digits=2, step=0.01)  # reliability by fabric
+    widgets.toggle(t, "cluster.frontend_network")  # bill of materials (issue 13)
+    widgets.toggle(t, "cluster.reuse_existing_switches")
+    if scenario.cluster.reuse_existing_switches:
+        widgets.number(t, "cluster.existing_switch_gbps", digits=0, step=100)
 
 tp_default = 1 if scenario.workload.parallelism == "fsdp" else (
     scenario.cluster.gpus_per_node or int(gpu.default_gpus_per_node.typical))
@@ -106,6 +110,9 @@ with left, st.container(border=True):
     widgets.number(t, "operations.cluster_ops_cost_per_node_year", digits=0, step=50)
     widgets.number(t, "operations.network_ops_cost_per_node_year", digits=0, step=50)
     widgets.number(t, "operations.maintenance_frac_per_year", digits=3, step=0.005)
+    widgets.number(t, "operations.network_staff_fte", digits=2, step=0.05)  # staff floor (issue 13)
+    widgets.number(t, "operations.cluster_staff_fte", digits=2, step=0.05)
+    widgets.number(t, "operations.staff_cost_per_fte_year", digits=0, step=5000)
     widgets.number(t, "operations.checkpoint_write_gbs_per_node", digits=2)
     widgets.number(t, "operations.restart_minutes", digits=1)
     widgets.number(t, "operations.node_repair_hours", digits=1)  # reliability by fabric

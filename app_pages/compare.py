@@ -8,6 +8,7 @@ from costmodel.catalog import load_catalog
 from costmodel.formatting import format_percent_sig, format_ratio
 from costmodel.timeline import cumulative
 from webui import (
+    bom_panel,
     calibration,
     charts,
     compute,
@@ -163,6 +164,7 @@ def waterfall_section() -> None:
 
 charts_section()
 waterfall_section()
+bom_panel.render(res, t, money, names)
 
 rent_panel.render(t, money, scenario, res)
 

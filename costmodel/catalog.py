@@ -172,15 +172,21 @@ class GpuPrices(BaseModel):
     gpu_price: Quantity
     server_price: Quantity
     rental_per_gpu_hour: Quantity
+    frontend_per_node: Quantity  # front-end / storage Ethernet per server: port, cable, switch share [currency]
 
 
 class FabricPrices(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     nic_price: Quantity
     switch_price: Quantity
-    cable_price: Quantity
-    optic_price: Quantity
+    cable_price: Quantity  # passive DAC cable [currency]
+    optic_price: Quantity  # one transceiver [currency]
     install_per_node: Quantity
+    aec_price: Quantity  # active copper cable (ACC/AEC) [currency]
+    aoc_price: Quantity  # active optical cable [currency]
+    fibre_price: Quantity  # fibre of one transceiver link: patch cords and trunk share [currency]
+    install_per_link: Quantity  # cabling labour per installed link: route, label, test [currency]
+    support_frac: Quantity  # switch OS / fabric-manager licences and support per year [share of network hardware]
 
 
 class PriceBook(BaseModel):

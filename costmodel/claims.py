@@ -38,6 +38,12 @@ def to_cny(amount: float, currency: str) -> float:
     return convert(amount, currency, "CNY")
 
 
+def _compute_fabric_capex(f) -> float:
+    """Network capex of the compute fabric alone, as the article counts it: without the front-end
+    Ethernet every design needs (the same for every fabric, :mod:`costmodel.bom`) [currency]."""
+    return f.network_capex_purchase - f.bom_priced.get("frontend", {}).get("extended", 0.0)
+
+
 def _modelled(claim: Claim, res: Result) -> float:
     f = res.fabric(claim.fabric)
     base = res.fabric(res.baseline)
@@ -58,9 +64,9 @@ def _modelled(claim: Claim, res: Result) -> float:
     if metric == "latency_us":
         return m["latency_us"]
     if metric == "network_capex_per_node_cny":
-        return to_cny(f.network_capex_purchase / res.nodes, cur)
+        return to_cny(_compute_fabric_capex(f) / res.nodes, cur)
     if metric == "network_capex_ratio":
-        return f.network_capex_purchase / res.fabric(claim.other).network_capex_purchase
+        return _compute_fabric_capex(f) / _compute_fabric_capex(res.fabric(claim.other))
     if metric == "tco_delta_cny":
         return to_cny(f.delta_vs_baseline, cur)
     if metric == "tco_total_cny":

@@ -36,6 +36,7 @@ from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
 from .export_reliability import reliability_sheet
 from .export_rent import rent_sheet
+from .export_bom import bom_sheet
 from .export_training import training_sheet
 from .export_work import work_sheet
 from .formatting import fabric_names
@@ -55,9 +56,14 @@ _MODEL_ROWS = (  # per fabric, values the model computes: (key, unit, editable)
     ("endpoints", "count", False),
     ("spare_nodes", "count", False),  # hot-spare servers (reliability by fabric)
     ("switches", "count", False),
-    ("cables", "count", False),
+    ("reused_switches", "count", False),
+    ("dac_cables", "count", False),
+    ("aec_cables", "count", False),
     ("aoc_cables", "count", False),
     ("transceivers", "count", False),
+    ("fibre_links", "count", False),
+    ("links", "count", False),
+    ("frontend_nodes", "count", False),
     ("kwh_network", "kWh", False),
     ("kwh_site", "kWh", False),
     ("busy_h", "h", False),
@@ -179,6 +185,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     work_sheet(book, res)  # the same work, each fabric sized to deliver it (issue 13)
     rent_sheet(book, scenario, res, lang)  # own vs rent (issue 13)
     reliability_sheet(book, st, res)
+    bom_sheet(book, st, res, lang)
     _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
     wb.close()
     return buf.getvalue()

@@ -177,6 +177,20 @@ class Inputs:
     cable_price: np.ndarray  # [currency]
     optic_price: np.ndarray  # [currency]
     install_per_node: np.ndarray  # [currency]
+    # bill of materials (issue 13)
+    frontend_network: np.ndarray  # 1 = cost the front-end / storage Ethernet (cluster scope), else 0; (S, 1)
+    frontend_per_node: np.ndarray  # front-end Ethernet per server [currency]; (S, 1)
+    reuse_existing_switches: np.ndarray  # 1 = keep the Ethernet switches on site, else 0; (S, 1)
+    existing_switch_gbps: np.ndarray  # port rate of those switches [Gb/s]; (S, 1)
+    network_staff_fte: np.ndarray  # network staff floor [FTE]; (S, 1)
+    cluster_staff_fte: np.ndarray  # systems staff floor [FTE]; (S, 1)
+    staff_cost_per_fte_year: np.ndarray  # [currency/year]; (S, 1)
+    ethernet: np.ndarray  # 1 = an Ethernet-family fabric (TCP, RoCE, iWARP), 0 = InfiniBand; (1, F)
+    aec_price: np.ndarray  # per active copper cable [currency]
+    aoc_price: np.ndarray  # per active optical cable [currency]
+    fibre_price: np.ndarray  # fibre per transceiver link [currency]
+    install_per_link: np.ndarray  # [currency/link]
+    support_frac: np.ndarray  # licences and software support per year, share of network hardware [1/year]
     measured_alpha_s: np.ndarray  # latency of a whole collective measured on the fabric [s]; NaN = not measured
     measured_hosts: np.ndarray  # nodes of that measurement [count]; NaN = unknown
 
@@ -328,6 +342,9 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
         loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
         sharp_capable=_col([1.0 if f.in_network_reduction else 0.0 for f in fab_specs]),
         in_network_reduction=_scalar(1.0 if c.in_network_reduction else 0.0),
+        frontend_network=_scalar(1.0 if c.frontend_network else 0.0),
+        reuse_existing_switches=_scalar(1.0 if c.reuse_existing_switches else 0.0),
+        ethernet=_col([0.0 if f.family == "infiniband" else 1.0 for f in fab_specs]),
         **{name: _scalar(getattr(cat.layout, name).typical) for name in type(cat.layout).model_fields},
     )
     # link media of each fabric's port rate (no range: chosen by rate, not drawn)

@@ -16,9 +16,14 @@ Names the formulas read (units): inputs of :class:`~costmodel.inputs.Inputs` by 
 ``endpoints``        NIC ports ``E`` [count]
 ``spare_nodes``      hot-spare servers bought ``⌈f N⌉`` [count]
 ``switches``         switches bought, spares included [count]
-``cables``           copper cables bought (passive DAC and active copper), spares included [count]
+``reused_switches``  of those, switches already on site and reused (no capex) [count]
+``dac_cables``       passive DAC cables bought, spares included [count]
+``aec_cables``       active copper cables bought, spares included [count]
 ``aoc_cables``       active optical cables bought, spares included [count]
 ``transceivers``     optical transceivers bought (two per fibre link), spares included [count]
+``fibre_links``      fibre links installed (each with two transceivers) [count]
+``links``            links installed, node and switch links of every class [count]
+``frontend_nodes``   servers whose front-end / storage Ethernet is costed (0 in fabric scope) [count]
 ``kwh_network``      network energy per year before PUE [kWh/year]
 ``kwh_site``         cluster energy counted in this scope per year before PUE [kWh/year]
 ``cpu_share``        share of host CPU taken by the transport [0-1]
@@ -73,13 +78,30 @@ class Entry:
 
 ENTRIES: tuple[Entry, ...] = (
     Entry("capex_nics", "part", _n("endpoints") * _n("nic_price"), "currency", "NICs: E × NIC price"),
-    Entry("capex_switches", "part", _n("switches") * _n("switch_price"), "currency",
-          "switches × switch price"),
+    Entry("capex_switches", "part", (_n("switches") - _n("reused_switches")) * _n("switch_price"), "currency",
+          "(switches − reused switches) × switch price"),
     Entry("capex_links", "part",
-          _n("cables") * _n("cable_price") + (_n("aoc_cables") + _n("transceivers")) * _n("optic_price"),
-          "currency", "copper cables × cable price + (AOCs + transceivers) × optic price (an AOC at one "
-          "transceiver's price until the media are priced per class)"),
-    Entry("capex_install", "part", nodes * _n("install_per_node"), "currency", "nodes × installation per node"),
+          _n("dac_cables") * _n("cable_price") + _n("aec_cables") * _n("aec_price")
+          + _n("aoc_cables") * _n("aoc_price") + _n("transceivers") * _n("optic_price")
+          + _n("fibre_links") * _n("fibre_price"),
+          "currency", "DACs, active copper cables and AOCs each at its class price, transceivers at the optic "
+          "price, fibre per fibre link"),
+    Entry("capex_install", "part", nodes * _n("install_per_node") + _n("links") * _n("install_per_link"),
+          "currency", "nodes × installation per node + links × installation per link"),
+    # --- bill of materials (issue 13): front end, licences and support, staff with a floor
+    Entry("capex_frontend", "part", _n("frontend_nodes") * _n("frontend_per_node"), "currency",
+          "front-end / storage Ethernet: servers × its price per server (cluster scope, when costed)"),
+    Entry("network_hardware", "part",
+          _n("capex_nics") + _n("switches") * _n("switch_price") + _n("capex_links"), "currency",
+          "the compute fabric's hardware at its price, reused switches included (what support covers)"),
+    Entry("network_support", "part", _n("support_frac") * _n("network_hardware"), "currency/year",
+          "switch OS / fabric-manager licences and software support: share × network hardware"),
+    Entry("staff", "part",
+          _n("ops_factor") * (_n("network_staff_fte") * _n("staff_cost_per_fte_year")
+                              + nodes * _n("network_ops_per_node_year"))
+          + scope * (_n("cluster_staff_fte") * _n("staff_cost_per_fte_year")
+                     + nodes * _n("cluster_ops_per_node_year")),
+          "currency/year", "network staff (floor + per node) × ops factor + cluster staff (floor + per node)"),
     Entry("energy_kwh", "part", _n("kwh_network") * pue + _n("kwh_site") * pue, "kWh/year",
           "facility energy per year: (network + site share) × PUE"),
     # --- reliability by fabric (issue 13): hot-spare servers, part of the servers' capex
@@ -89,8 +111,9 @@ ENTRIES: tuple[Entry, ...] = (
     Entry("compute_capex", "capex", nodes * server_price * scope + _n("capex_hot_spares"), "currency",
           "servers (hot spares included), cluster scope only"),
     Entry("network_capex", "capex",
-          _n("capex_nics") + _n("capex_switches") + _n("capex_links") + _n("capex_install"), "currency",
-          "NICs + switches + links + installation"),
+          _n("capex_nics") + _n("capex_switches") + _n("capex_links") + _n("capex_install")
+          + _n("capex_frontend"), "currency",
+          "NICs + switches + links + installation + front-end Ethernet"),
     Entry("energy", "recurring", _n("energy_kwh") * price_kwh, "currency/year", "energy × electricity price"),
     Entry("cpu_overhead", "recurring",
           _n("cpu_share") * (_n("host_cpu_cost_share") * _n("busy_h") * _n("vch")
@@ -105,9 +128,8 @@ ENTRIES: tuple[Entry, ...] = (
           "lost cluster-hours × value of a cluster-hour"),
     Entry("operations", "recurring",
           _n("maintenance_frac") * (_n("network_capex") + scope * nodes * server_price)
-          + (nodes * _n("network_ops_per_node_year") * _n("ops_factor")
-             + scope * nodes * _n("cluster_ops_per_node_year")),
-          "currency/year", "maintenance share of the capex maintained + network and cluster staff"),
+          + _n("network_support") + _n("staff"),
+          "currency/year", "maintenance share of the capex maintained + licences and support + staff"),
 )
 LEDGER: dict[str, Entry] = {e.key: e for e in ENTRIES}
 #: the cost categories, in the order of the breakdown

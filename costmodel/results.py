@@ -71,6 +71,10 @@ class FabricResult:
     #: the fixed cluster always busy: runs per year, cash cost per run / million tokens / useful GPU-hour
     always_busy: dict[str, float | None] = field(default_factory=dict)
     measured_alltoall: str | None = None  # the alltoall_perf measurement's summary when the model used one
+    #: the priced bill of materials (costmodel.bom.LINES): key → count, unit_price, extended [currency]
+    bom_priced: dict[str, dict[str, float]] = field(default_factory=dict)
+    #: the network's yearly running costs (costmodel.bom.RUNNING) [currency/year]
+    running: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy)."""
@@ -79,6 +83,8 @@ class FabricResult:
         d["yearly"] = [dict(y) for y in self.yearly]
         d["bom"] = dict(self.bom)
         d["always_busy"] = dict(self.always_busy)
+        d["bom_priced"] = {k: dict(v) for k, v in self.bom_priced.items()}
+        d["running"] = dict(self.running)
         d.update(self.metrics)
         d["ratio_vs_baseline"] = _clean(d["ratio_vs_baseline"])
         return d
@@ -208,6 +214,9 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             always_busy={k: _clean(v[j]) for k, v in (busy or {}).items()},
             measured=st.measured[j] if st.measured else None,
             measured_alltoall=st.measured_alltoall[j] if st.measured_alltoall else None,
+            bom_priced={k: {"count": float(x.count[0, j]), "unit_price": float(x.unit_price[0, j]),
+                            "extended": float(x.extended[0, j])} for k, x in out.bom_priced.items()},
+            running={k: float(v[0, j]) for k, v in out.running.items()},
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,

@@ -109,6 +109,22 @@ class Cluster(BaseModel):
         **_b("cluster.hot_spare_node_frac"),
         description="hot-spare servers bought on top of the nodes, a share of them rounded up [0-1]",
     )
+    # --- bill of materials (issue 13)
+    frontend_network: bool = Field(
+        True,
+        description="cost the front-end / storage Ethernet every cluster needs besides its compute fabric "
+        "(the price book's frontend_per_node per server; cluster scope only, the same for every fabric)",
+    )
+    reuse_existing_switches: bool = Field(
+        False,
+        description="keep the Ethernet switches already on site: Ethernet-family fabrics whose port rate they "
+        "support (existing_switch_gbps) buy no switches (power and support still counted); InfiniBand pays in full",
+    )
+    existing_switch_gbps: float = Field(
+        default_factory=_d("cluster", "existing_switch_gbps"),
+        **_b("cluster.existing_switch_gbps"),
+        description="port rate of the Ethernet switches already on site [Gb/s]",
+    )
 
 
 class Workload(BaseModel):
@@ -282,6 +298,23 @@ class Operations(BaseModel):
         description="value of one cluster-hour, lost, waiting on the network or taken by the host CPU "
         "[currency/h]; empty = GPU rental rate × GPUs",
     )
+    # --- bill of materials (issue 13): staff with a fixed floor
+    network_staff_fte: float = Field(
+        default_factory=_d("operations", "network_staff_fte"),
+        **_b("operations.network_staff_fte"),
+        description="network engineers any cluster needs, on top of the per-server share [full-time equivalents]; "
+        "scaled by the fabric's ops factor",
+    )
+    cluster_staff_fte: float = Field(
+        default_factory=_d("operations", "cluster_staff_fte"),
+        **_b("operations.cluster_staff_fte"),
+        description="systems engineers any cluster needs, on top of the per-server share [full-time equivalents]",
+    )
+    staff_cost_per_fte_year: float = Field(
+        default_factory=_d("operations", "staff_cost_per_fte_year"),
+        **_b("operations.staff_cost_per_fte_year"),
+        description="fully loaded cost of one engineer a year [currency]",
+    )
 
 
 class Finance(BaseModel):
@@ -387,8 +420,8 @@ DISCOUNT_CATEGORIES: dict[str, tuple[str, ...]] = {
     "servers": ("server_price", "gpu_price"),
     "nics": ("nic_price",),
     "switches": ("switch_price",),
-    "cabling": ("cable_price", "optic_price"),
-    "installation": ("install_per_node",),
+    "cabling": ("cable_price", "optic_price", "aec_price", "aoc_price", "fibre_price"),
+    "installation": ("install_per_node", "install_per_link"),
 }
 MAX_DISCOUNT_PCT = float(quantities.spec("price_book.discount_pct").hi)
 BOOK_GPU_PRICE_BOUNDS: dict[str, tuple[float, float]] = quantities.book_bounds("gpu_price")

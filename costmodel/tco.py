@@ -23,9 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from . import bom as bom_lines
 from .inputs import Inputs, Structure
 from .ledger import CAPEX_CATEGORIES, CATEGORIES
-from .stages.batch import broadcast_inputs, compact_inputs, expand
+from .stages.batch import broadcast_inputs, compact_inputs, expand, fields_of
 from .stages.cash_flows import cash_flows
 from .stages.cost_rates import cost_rates
 from .stages.metrics import metrics
@@ -52,6 +53,8 @@ class Outputs:
     metrics: dict[str, np.ndarray]
     drivers: dict[str, np.ndarray | float]  # the non-input names the ledger reads
     bom: dict[str, np.ndarray]  # bill of materials: items installed and spares, see stages.topology.BOM_KEYS
+    bom_priced: dict[str, bom_lines.Line]  # the priced bill (costmodel.bom.LINES); adds up to network capex
+    running: dict[str, np.ndarray]  # the network's yearly running costs (costmodel.bom.RUNNING) [currency/year]
 
     def yearly(self) -> dict[str, np.ndarray]:
         """Cost per category and year, arrays of shape ``(S, F, H+1)``."""
@@ -80,9 +83,12 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     rates = cost_rates(p, topo, step, rel, sched, st.scope, st.horizon_years)
     flows = cash_flows(p, rates.amounts, st.horizon_years, st.payment)
     figures = metrics(p, topo, step, rel, sched, rates, flows, st.horizon_years)
+    env = fields_of(p)
     return Outputs(
         structure=st, amounts={c: rates.amounts[c] for c in CATEGORIES},
         capex_schedule=flows.capex_schedule, recurring_schedule=flows.recurring_schedule,
         discount=flows.discount, tco=flows.tco, pv_cost=flows.pv_cost, breakdown=flows.breakdown,
         metrics=dict(figures.values), drivers=rates.drivers, bom=dict(topo.bom),
+        bom_priced=bom_lines.priced(rates.drivers, env, flows.tco.shape),
+        running=bom_lines.running(rates.amounts, env, flows.tco.shape),
     )

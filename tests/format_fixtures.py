@@ -40,9 +40,25 @@ ADDED_FIELDS = {"workload": ("target_run_days", "virtual_stages", "micro_batch_s
                              "layers", "experts", "top_k", "expert_parallel", "active_params_b", "a2a_overlap",
                              "moe_node_dedup"),
                 "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
-                            "spare_optic_frac", "in_network_reduction", "hot_spare_node_frac"),
-                "operations": ("node_repair_hours",)}
+                            "spare_optic_frac", "in_network_reduction", "hot_spare_node_frac",
+                            "frontend_network", "reuse_existing_switches", "existing_switch_gbps"),  # issue 13
+                "operations": ("node_repair_hours", "network_staff_fte", "cluster_staff_fte",
+                               "staff_cost_per_fte_year")}  # issue 13
 REPLACED_FIELDS = {"workload": ("pipeline_microbatches",)}  # format 4: micro_batch_seqs
+#: price-book fields added after a link was made (issue 13): a link's frozen quote lacks them, and
+#: decoding it leaves them at the book's price
+ADDED_PRICE_FIELDS = {"gpus": ("frontend_per_node",),
+                      "fabrics": ("aec_price", "aoc_price", "fibre_price", "install_per_link", "support_frac")}
+
+
+def without_added_prices(dumped: dict) -> dict:
+    """A scenario dump with the quoted prices of :data:`ADDED_PRICE_FIELDS` taken out."""
+    book = dumped.get("custom_price_book")
+    if not book:
+        return dumped
+    trimmed = {group: {item: {k: v for k, v in prices.items() if k not in ADDED_PRICE_FIELDS[group]}
+                       for item, prices in book[group].items()} for group in ADDED_PRICE_FIELDS}
+    return dumped | {"custom_price_book": book | trimmed}
 
 
 def assert_same_scenario(dumped: dict, saved: dict) -> None:

@@ -81,6 +81,10 @@ CITED = (
     "FlashRecovery: Fast and Low-Cost Recovery from Failures for Large-Scale Training of LLMs",
     "Wan", "Robust LLM Training Infrastructure at ByteDance", "ByteRobust", "SOSP", "PyTorch",
     "torch.distributed.init_process_group",
+    # bill of materials prices (issue 13)
+    "800G Optical Module Cost Analysis: TCO Optimization for AI Data Centers", "OSFP-DR8", "QSFP-DD", "MPO-16",
+    "tech-talk-cto", "H100 Freakonomics", "HGX", "Thinkmate", "FS.com", "Cisco Smart Net Total Care",
+    "visualfoodie.com", "excitingip.com",
     # file paths and code identifiers
     "doc/PERFORMANCE.md", "src/graph/tuning.cc", "calculon/llm/llm.py", "shared/seeds/000_2724ac920a2469df.txt",
     "all_reduce_perf", "bucket_cap_mb", "ib_write_lat", "ib_send_lat", "TCP_RR", "n_layer", "d_model",

@@ -89,14 +89,22 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     cpu_share = np.minimum(1.0, cores / p.host_cpu_cores)
     rental = rental_value(p.rental_per_gpu_hour, n, g)
     vch = np.where(np.isnan(p.value_of_cluster_hour), rental, p.value_of_cluster_hour)
+    # switches on site are reused by Ethernet-family fabrics whose port rate they support
+    reuse = p.reuse_existing_switches * p.ethernet * (p.port_bps <= p.existing_switch_gbps * GIGA * (1.0 + 1e-9))
     drivers = {
         "scope_cluster": 0.0 if fabric_only else 1.0,
         "endpoints": topo.endpoints,
         "spare_nodes": rel.spare_nodes,  # hot spares (issue 13)
         "switches": topo.switches_bought,
-        "cables": topo.copper_bought,
+        # bill of materials (issue 13): media by class, links to install, reused switches, front end
+        "reused_switches": topo.switches_bought * reuse,
+        "dac_cables": topo.dac_bought,
+        "aec_cables": topo.aec_bought,
         "aoc_cables": topo.aoc_bought,
         "transceivers": topo.transceivers_bought,
+        "fibre_links": links["fibre"],
+        "links": topo.node_links + topo.switch_links,
+        "frontend_nodes": n * p.frontend_network * (0.0 if fabric_only else 1.0),
         "kwh_network": net_kw * HOURS_PER_YEAR,
         "kwh_site": kwh_site,
         "cpu_share": cpu_share,

@@ -43,6 +43,8 @@ class Topology:
     links: MappingProxyType  # installed links per media class (dac, aec, aoc, fibre), node + switch [count]
     switches_bought: np.ndarray  # with spares [count]
     copper_bought: np.ndarray  # DAC and active copper cables with spares [count]
+    dac_bought: np.ndarray  # passive DAC cables with spares [count]
+    aec_bought: np.ndarray  # active copper cables with spares [count]
     aoc_bought: np.ndarray  # active optical cables with spares [count]
     transceivers_bought: np.ndarray  # with spares [count]
     bom: MappingProxyType  # :data:`BOM_KEYS` → count installed, or spares [count]
@@ -115,6 +117,7 @@ def topology(p: Inputs) -> Topology:
         transceivers=xcvr, oversubscription=np.asarray(p.oversubscription, dtype=float),
         leaves=fab["leaves"], uplinks=fab["uplinks"], switch_link_m=sw_m,
         links=MappingProxyType(links), switches_bought=switches_bought,
-        copper_bought=cables_bought["dac"] + cables_bought["aec"], aoc_bought=cables_bought["aoc"],
+        copper_bought=cables_bought["dac"] + cables_bought["aec"], dac_bought=cables_bought["dac"],
+        aec_bought=cables_bought["aec"], aoc_bought=cables_bought["aoc"],
         transceivers_bought=xcvr_bought, bom=MappingProxyType(bom),
     )

@@ -11,6 +11,7 @@ import pytest
 from apptest_helpers import PAGES, go, keyed, open_page, plotly_specs
 
 import costmodel
+from costmodel.catalog import FabricPrices
 from webui import share
 from webui.i18n import catalog
 from webui.money import Money, default_rate
@@ -174,7 +175,7 @@ def test_assumption_edits_flow_into_every_page_and_reset():
     preset = costmodel.load_preset("seed-intro-32xA100")
     # fabric prices table: rows are (fabric, price field) in order; switch_price is the 2nd field
     ib = preset.fabrics.index("ib-ndr-400")
-    _edit_table(at, "assume_fabric_prices", ib * 5 + 1, 1000.0)
+    _edit_table(at, "assume_fabric_prices", ib * len(FabricPrices.model_fields) + 1, 1000.0)
     assert at.session_state["scenario"].overrides.fabric_prices == {"ib-ndr-400": {"switch_price": 1000.0}}
     go(at, "compare")
     data = preset.model_dump()

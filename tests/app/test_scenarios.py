@@ -342,6 +342,9 @@ def test_a_read_only_link_shows_the_quotes_totals_but_never_its_item_prices(db):
     params = dict(p.split("=", 1) for p in link.split("?", 1)[1].split("&"))
     assert share.decode(params["p"], params.get("s")).custom_price_book is None  # list prices only
     go(customer, "compare")
+    # the bill of materials shows the customer counts and totals, no item price (issue 13)
+    assert catalog("en")["bom.quote_hidden"] in [i.value for i in customer.info]
+    assert catalog("en")["bom.col.unit_price"] not in " ".join(str(m.value) for m in customer.markdown)
     tco = costmodel.evaluate(quoted).fabrics[-1].tco_total
     assert customer.session_state["scenario"].custom_price_book is not None
     assert costmodel.evaluate(customer.session_state["scenario"]).fabrics[-1].tco_total == pytest.approx(tco)

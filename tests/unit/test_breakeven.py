@@ -162,7 +162,7 @@ def test_scenario_field_root_is_a_root_of_the_rebuilt_scenario(preset, fabric, n
     # format 4 (issue 12) moved the roots: these comparisons have one in the default window
     ("seed-intro-32xA100", "iwarp-100", "cpu_cores_per_100gbps", "tcp-100"),
     ("seed-case3-128xH100", "iwarp-100", "cpu_cores_per_100gbps", "tcp-100"),
-    ("seed-case1-8xA10", "iwarp-100", "nic_power_w", "tcp-100"),
+    ("seed-case2-24xA100", "iwarp-100", "nic_power_w", "tcp-100"),  # issue 13: case 1 reuses its switches
     ("seed-case2-24xA100", "iwarp-100", "cpu_cores_per_100gbps", "tcp-100"),
 ])
 def test_catalog_field_root_is_a_root_of_compute(preset, fabric, name, target):
@@ -210,7 +210,7 @@ def test_no_root_when_the_upgrade_is_dearer_even_with_free_switches():
 
 def test_nodes_roots_are_integers_where_the_sign_flips():
     for preset, fabric in (("seed-case3-128xH100", "roce-400"), ("seed-intro-32xA100", "ib-ndr-400"),
-                           ("seed-case1-8xA10", "ib-hdr-200")):
+                           ("seed-case1-8xA10", "roce-100")):  # issue 13: case 1 reuses its 100 GbE switches
         s = costmodel.load_preset(preset)
         be = break_even(s, fabric, "nodes")
         assert be.roots and be.applies_to is None

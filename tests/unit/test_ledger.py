@@ -16,8 +16,9 @@ from costmodel.inputs import Inputs, build
 from costmodel.tco import CATEGORIES, compute
 
 INPUT_NAMES = {f.name for f in dataclasses.fields(Inputs)}
-DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "cables", "aoc_cables", "transceivers", "kwh_network",
-           "spare_nodes", "kwh_site", "cpu_share", "busy_h", "lost_h", "wait_h", "vch"}
+DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "reused_switches", "dac_cables", "aec_cables",
+           "aoc_cables", "transceivers", "fibre_links", "links", "frontend_nodes", "kwh_network", "spare_nodes",
+           "kwh_site", "cpu_share", "busy_h", "lost_h", "wait_h", "vch"}
 
 
 def _excel_value(expr, env: dict, consts: dict | None = None) -> float:
@@ -56,8 +57,13 @@ def test_ledger_amounts_equal_the_categories_written_out_by_hand(preset):
     d, m = out.drivers, out.metrics
     cluster = stc.scope == "cluster"
     n = p.nodes
-    network = (d["endpoints"] * p.nic_price + d["switches"] * p.switch_price + d["cables"] * p.cable_price
-               + (d["aoc_cables"] + d["transceivers"]) * p.optic_price + n * p.install_per_node)
+    links = (d["dac_cables"] * p.cable_price + d["aec_cables"] * p.aec_price + d["aoc_cables"] * p.aoc_price
+             + d["transceivers"] * p.optic_price + d["fibre_links"] * p.fibre_price)
+    hardware = d["endpoints"] * p.nic_price + d["switches"] * p.switch_price + links
+    network = (hardware - d["reused_switches"] * p.switch_price + n * p.install_per_node
+               + d["links"] * p.install_per_link + cluster * p.frontend_network * n * p.frontend_per_node)
+    staff = (p.ops_factor * (p.network_staff_fte * p.staff_cost_per_fte_year + n * p.network_ops_per_node_year)
+             + cluster * (p.cluster_staff_fte * p.staff_cost_per_fte_year + n * p.cluster_ops_per_node_year))
     lost = m["lost_hours_per_year"] if cluster else m["network_lost_hours_per_year"]
     want = {
         # servers and hot spares, ⌈share · N⌉ whole servers (reliability by fabric)
@@ -72,7 +78,7 @@ def test_ledger_amounts_equal_the_categories_written_out_by_hand(preset):
         * m["value_of_cluster_hour"],
         "interruptions": lost * m["value_of_cluster_hour"],
         "operations": p.maintenance_frac * (network + cluster * n * p.server_price)
-        + n * p.network_ops_per_node_year * p.ops_factor + cluster * n * p.cluster_ops_per_node_year,
+        + p.support_frac * hardware + staff,
     }
     for cat, value in want.items():
         np.testing.assert_allclose(out.amounts[cat], np.broadcast_to(value, out.tco.shape), rtol=1e-12)

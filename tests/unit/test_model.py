@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import costmodel
+from costmodel.catalog import load_catalog
 from costmodel.recommend import seed_rule
 
 
@@ -27,9 +28,14 @@ def scenario(**groups):
 def test_fabric_scope_excludes_servers_and_is_smaller():
     whole = costmodel.evaluate(scenario())
     fabric = costmodel.evaluate(scenario(scope="fabric"))
+    sc = scenario()
+    # the front-end Ethernet is the same for every fabric: counted in cluster scope only
+    book = load_catalog().price_book(sc.price_book)
+    front = sc.cluster.nodes * book.gpus[sc.cluster.gpu].frontend_per_node.typical
+    assert sc.cluster.frontend_network and front > 0
     for w, f in zip(whole.fabrics, fabric.fabrics, strict=False):
         assert f.breakdown["compute_capex"] == 0.0
-        assert f.breakdown["network_capex"] == pytest.approx(w.breakdown["network_capex"])
+        assert f.network_capex_purchase == pytest.approx(w.network_capex_purchase - front)
         assert f.breakdown["cpu_overhead"] == pytest.approx(w.breakdown["cpu_overhead"])
         assert f.tco_total < w.tco_total
         assert f.breakdown["interruptions"] <= w.breakdown["interruptions"]
@@ -226,10 +232,11 @@ def test_a_free_baseline_gives_no_ratio_instead_of_a_crash():
     data = costmodel.load_preset("seed-case2-24xA100").model_dump()
     data["facility"]["electricity_price_per_kwh"] = 0.0
     data["operations"].update(network_ops_cost_per_node_year=0.0, maintenance_frac_per_year=0.0,
-                              value_of_cluster_hour=0.0)
+                              value_of_cluster_hour=0.0, network_staff_fte=0.0)
     data["cluster"]["host_cpu_cost_share"] = 0.0
     data["overrides"] = {"fabric_prices": {"tcp-100": {k: 0.0 for k in
-                         ("nic_price", "switch_price", "cable_price", "optic_price", "install_per_node")}}}
+                         ("nic_price", "switch_price", "cable_price", "optic_price", "install_per_node",
+                          "aec_price", "aoc_price", "fibre_price", "install_per_link", "support_frac")}}}
     res = costmodel.evaluate(costmodel.Scenario.model_validate(data))
     assert res.fabric("tcp-100").tco_total == 0.0
     assert res.to_dict()["fabrics"][1]["ratio_vs_baseline"] is None

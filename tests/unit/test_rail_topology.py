@@ -211,11 +211,14 @@ def test_bill_of_materials_reaches_the_outputs_and_the_ledger_prices_media():
     out = costmodel.tco.compute(b.inputs, b.structure)
     assert set(out.bom) == set(BOM_KEYS)
     d, p = out.drivers, broadcast_inputs(b.inputs)
-    expected = (d["cables"] * p.cable_price + (d["aoc_cables"] + d["transceivers"]) * p.optic_price)
+    expected = (d["dac_cables"] * p.cable_price + d["aec_cables"] * p.aec_price + d["aoc_cables"] * p.aoc_price
+                + d["transceivers"] * p.optic_price + d["fibre_links"] * p.fibre_price)
     np.testing.assert_allclose(out.metrics["capex_links"], expected)
     # the media classes of the bill of materials add up to the drivers the ledger prices
-    copper = sum(out.bom[f"{w}_{c}"] + 0 for w in ("node", "switch") for c in ("dac", "aec"))
-    np.testing.assert_allclose(d["cables"], copper + out.bom["spare_dac"] + out.bom["spare_aec"])
+    for c in ("dac", "aec", "aoc"):
+        installed = out.bom[f"node_{c}"] + out.bom[f"switch_{c}"]
+        np.testing.assert_allclose(d[f"{c}_cables"], installed + out.bom[f"spare_{c}"])
+    np.testing.assert_allclose(d["fibre_links"], out.bom["node_fibre"] + out.bom["switch_fibre"])
 
 
 def _inputs(nodes: int, fabric: str, nics: int = 8, **changes):

@@ -1,0 +1,148 @@
+"""The priced bill of materials (costmodel/bom.py): it adds up to the network capex, grows with the
+cluster, reuse of existing switches zeroes only Ethernet switch capex, every price has a source."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import costmodel
+from costmodel import bom
+from costmodel.catalog import load_catalog
+from costmodel.inputs import build
+from costmodel.presets import list_presets, load_preset
+from costmodel.schema import Scenario
+from costmodel.tco import compute
+
+CAT = load_catalog()
+ALL_FABRICS = list(CAT.fabrics)
+
+
+def _scenario(preset: str, fabrics=None, **cluster) -> Scenario:
+    data = load_preset(preset).model_dump()
+    data["cluster"].update(cluster)
+    if fabrics is not None:
+        data["fabrics"], data["baseline"] = list(fabrics), fabrics[0]
+    return Scenario.model_validate(data)
+
+
+@pytest.mark.parametrize("preset", list_presets())
+def test_the_priced_bill_adds_up_to_the_network_capex_for_every_preset_and_fabric(preset):
+    for sc in (load_preset(preset), _scenario(preset, ALL_FABRICS)):
+        res = costmodel.evaluate(sc)
+        for f in res.fabrics:
+            assert set(f.bom_priced) == {k for k, _, _ in bom.LINES}
+            for line in f.bom_priced.values():
+                assert line["extended"] == pytest.approx(line["count"] * line["unit_price"], rel=1e-12)
+                assert line["count"] >= 0 and line["unit_price"] >= 0
+            total = sum(line["extended"] for line in f.bom_priced.values())
+            assert total == pytest.approx(f.network_capex_purchase, rel=1e-12), (preset, f.id)
+
+
+def test_the_bill_counts_are_the_topology_counts():
+    """Media lines are the topology's installed links plus spares; fibre is one per fibre link."""
+    res = costmodel.evaluate(_scenario("seed-case3-128xH100", ALL_FABRICS))
+    for f in res.fabrics:
+        b, lines = f.bom, f.bom_priced
+        for cls in ("dac", "aec", "aoc"):
+            assert lines[cls]["count"] == b[f"node_{cls}"] + b[f"switch_{cls}"] + b[f"spare_{cls}"]
+        assert lines["transceivers"]["count"] == b["transceivers"] + b["spare_transceivers"]
+        assert lines["fibre"]["count"] == b["node_fibre"] + b["switch_fibre"]
+        assert lines["transceivers"]["count"] >= 2 * lines["fibre"]["count"]
+        switches = b["leaf_switches"] + b["spine_switches"] + b["core_switches"] + b["spare_switches"]
+        assert lines["switches"]["count"] + lines["reused_switches"]["count"] == switches
+        assert lines["nics"]["count"] == b["nics"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 2000), st.integers(1, 400), st.sampled_from(ALL_FABRICS))
+def test_more_nodes_never_cost_less(n, extra, fabric):
+    sc = _scenario("seed-intro-32xA100", [fabric])
+    built = build(sc)
+    p = built.inputs.replace(nodes=np.array([[float(n)], [float(n + extra)]]))
+    out = compute(p, built.structure)
+    small, large = out.amounts["network_capex"][:, 0]
+    assert large >= small
+    bill = sum(line.extended for line in out.bom_priced.values())[:, 0]
+    np.testing.assert_allclose(bill, out.amounts["network_capex"][:, 0], rtol=1e-12)
+    assert out.amounts["operations"][1, 0] >= out.amounts["operations"][0, 0]
+
+
+@pytest.mark.parametrize("preset", list_presets())
+def test_reusing_existing_switches_zeroes_only_ethernet_switch_capex(preset):
+    off = costmodel.evaluate(_scenario(preset, ALL_FABRICS, reuse_existing_switches=False))
+    on = costmodel.evaluate(_scenario(preset, ALL_FABRICS, reuse_existing_switches=True, existing_switch_gbps=800))
+    for a, b in zip(off.fabrics, on.fabrics, strict=True):
+        switch_capex = a.bom_priced["switches"]["extended"]
+        assert switch_capex > 0
+        if a.family == "infiniband":
+            assert b.bom_priced == a.bom_priced and b.network_capex_purchase == a.network_capex_purchase
+        else:
+            assert b.bom_priced["switches"]["extended"] == 0.0
+            assert b.bom_priced["reused_switches"]["count"] == a.bom_priced["switches"]["count"]
+            assert b.network_capex_purchase == pytest.approx(a.network_capex_purchase - switch_capex, rel=1e-12)
+        # every other line is unchanged, and reused switches still draw power and need support
+        others = {k: v for k, v in a.bom_priced.items() if k not in ("switches", "reused_switches")}
+        assert others == {k: v for k, v in b.bom_priced.items() if k not in ("switches", "reused_switches")}
+        assert b.metrics["network_power_kw"] == a.metrics["network_power_kw"]
+        assert b.running["network_support"] == pytest.approx(a.running["network_support"], rel=1e-12)
+
+
+def test_reuse_applies_only_up_to_the_existing_switches_port_rate():
+    fabrics = ["tcp-100", "roce-200", "roce-400", "ib-ndr-400"]
+    res = costmodel.evaluate(_scenario("seed-case3-128xH100", fabrics, reuse_existing_switches=True,
+                                       existing_switch_gbps=200))
+    reused = {f.id: f.bom_priced["switches"]["extended"] == 0.0 for f in res.fabrics}
+    assert reused == {"tcp-100": True, "roce-200": True, "roce-400": False, "ib-ndr-400": False}
+
+
+def test_case_1_keeps_its_existing_100_gbe_switches():
+    res = costmodel.evaluate(load_preset("seed-case1-8xA10"))
+    assert {f.id: f.bom_priced["switches"]["extended"] > 0 for f in res.fabrics} == {
+        "tcp-100": False, "roce-100": False, "iwarp-100": False, "ib-hdr-200": True}
+
+
+def test_the_front_end_is_the_same_for_every_fabric_and_only_in_cluster_scope():
+    res = costmodel.evaluate(_scenario("seed-intro-32xA100", ALL_FABRICS))
+    front = {f.bom_priced["frontend"]["extended"] for f in res.fabrics}
+    price = CAT.price_book("public").gpus["a100-80"].frontend_per_node.typical
+    assert front == {res.nodes * price}
+    off = costmodel.evaluate(_scenario("seed-intro-32xA100", ALL_FABRICS, frontend_network=False))
+    fabric_scope = costmodel.evaluate(Scenario.model_validate(
+        _scenario("seed-intro-32xA100", ALL_FABRICS).model_dump() | {"scope": "fabric"}))
+    for a, b, c in zip(res.fabrics, off.fabrics, fabric_scope.fabrics, strict=True):
+        assert b.bom_priced["frontend"]["extended"] == c.bom_priced["frontend"]["extended"] == 0.0
+        assert a.network_capex_purchase - b.network_capex_purchase == pytest.approx(res.nodes * price)
+
+
+def test_staff_has_a_floor_scaled_by_the_ops_factor():
+    sc = _scenario("seed-case1-8xA10", ["tcp-100", "roce-100"])
+    res = costmodel.evaluate(sc)
+    op = sc.operations
+    for f in res.fabrics:
+        ops = CAT.fabrics[f.id].ops_factor.typical
+        want = ops * (op.network_staff_fte * op.staff_cost_per_fte_year
+                      + sc.cluster.nodes * op.network_ops_cost_per_node_year)
+        assert f.running["network_staff"] == pytest.approx(want, rel=1e-12)
+    one = costmodel.evaluate(_scenario("seed-case1-8xA10", ["tcp-100"], nodes=1)).fabrics[0]
+    assert one.running["network_staff"] >= op.network_staff_fte * op.staff_cost_per_fte_year > 0
+
+
+def test_every_price_of_the_bill_has_a_source_and_a_date():
+    refs = CAT.references
+    for book in CAT.price_books.values():
+        for item in [*book.fabrics.values(), *book.gpus.values()]:
+            for name in type(item).model_fields:
+                q = getattr(item, name)
+                assert q.source in refs and q.as_of, (book.id, name)
+    for _, _, price in bom.LINES:
+        assert price is None or price in costmodel.inputs.Inputs.__dataclass_fields__
+
+
+def test_an_aoc_costs_less_than_two_transceivers_and_their_fibre():
+    """The media class chosen by length is the cheaper one where both would reach."""
+    for fid, p in CAT.price_book("public").fabrics.items():
+        assert p.cable_price.typical <= p.aec_price.typical <= p.aoc_price.typical, fid
+        assert p.aoc_price.typical < 2 * p.optic_price.typical + p.fibre_price.typical, fid

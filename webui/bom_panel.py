@@ -1,0 +1,55 @@
+"""Compare: the priced bill of materials of one fabric (issue 13) — every item with its count, unit
+price and extended price, the total (= the fabric's network capex) and the network's yearly running
+costs. Texts: ``webui/locales/{en,zh}/bom.yaml``; numbers: :mod:`costmodel.bom` via the result."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from costmodel import bom
+from costmodel.results import Result
+from webui import keys, quote, session
+from webui.i18n import Translator, fmt_number
+from webui.text import md_escape
+
+
+def rows(fr, t: Translator, money, prices: bool = True) -> list[list[str]]:
+    """The table's rows for one fabric result ``fr``: item, count and — unless ``prices`` is False —
+    unit price and extended price (display currency); items of which the fabric has none are left out."""
+    out = []
+    for key, _, _ in bom.LINES:
+        line = fr.bom_priced[key]
+        if line["count"] == 0 and line["extended"] == 0:
+            continue
+        row = [t(f"bom.item.{key}"), fmt_number(line["count"])]
+        out.append([*row, money(line["unit_price"]), money(line["extended"])] if prices else row)
+    return out
+
+
+def _table(header: list[str], body: list[list[str]], total: list[str] | None = None) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|"]
+    lines += ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in body]
+    if total:
+        lines.append("| " + " | ".join(f"**{md_escape(c)}**" if c else "" for c in total) + " |")
+    return "\n".join(lines)
+
+
+def render(res: Result, t: Translator, money, names: dict[str, str]) -> None:
+    """The Bill of materials section of Compare: a fabric chooser and its priced bill."""
+    st.subheader(t("bom.title"))
+    ids = [f.id for f in res.fabrics]
+    choice = keys.selectbox(st, t("bom.fabric"), ids, name="compare_bom_fabric", format_func=names.get)
+    fr = res.fabric(choice)
+    # a customer sees a negotiated quote's totals, never its item prices (webui/quote.py)
+    prices = not quote.hidden(session.scenario())
+    header = [t("bom.col.item"), t("bom.col.count")]
+    if prices:
+        header += [t("bom.col.unit_price"), t("bom.col.extended")]
+    total = [t("bom.total"), money(fr.network_capex_purchase)] if not prices else \
+        [t("bom.total"), "", "", money(fr.network_capex_purchase)]
+    st.markdown(_table(header, rows(fr, t, money, prices), total))
+    st.caption(t("bom.note"))
+    if not prices:
+        st.info(t("bom.quote_hidden"), icon="🔒")
+    st.markdown(_table([t("bom.col.running"), t("bom.col.per_year")],
+                       [[t(f"bom.item.{k}"), money(fr.running[k])] for k in bom.RUNNING]))
