@@ -32,6 +32,9 @@ METRIC_KEYS = (
     "switches", "tiers", "transceivers", "cables", "network_power_kw", "energy_kwh_per_year",
     "cpu_overhead_share", "value_of_cluster_hour", "cost_per_run", "cost_per_mtok",
     "cost_per_useful_gpu_hour", "cash_total",
+    # finance and carbon (issue 13): after-tax totals [currency], emissions [kg CO2e]
+    "tco_after_tax", "npv_after_tax", "tax_shield", "depreciation",
+    "co2_kg_per_year", "co2_kg_per_run", "co2_kg_horizon",
 )
 
 
@@ -65,12 +68,15 @@ class FabricResult:
     #: bill of materials: items installed and spares (stages.topology.BOM_KEYS) [count]
     bom: dict[str, float] = field(default_factory=dict)
     measured: str | None = None  # the nccl-tests measurement's summary when the model used one, else None
+    #: per year: depreciation, deductions, tax_shield, total_after_tax [currency] (issue 13)
+    yearly_tax: list[dict[str, float]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy)."""
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "metrics"}
         d["breakdown"] = dict(self.breakdown)
         d["yearly"] = [dict(y) for y in self.yearly]
+        d["yearly_tax"] = [dict(y) for y in self.yearly_tax]
         d["bom"] = dict(self.bom)
         d.update(self.metrics)
         d["ratio_vs_baseline"] = _clean(d["ratio_vs_baseline"])
@@ -122,7 +128,7 @@ class Result:
     def table(self) -> pd.DataFrame:
         """One row per fabric: totals, breakdown and metrics."""
         return pd.DataFrame([
-            {k: v for k, v in f.to_dict().items() if k != "yearly"}
+            {k: v for k, v in f.to_dict().items() if k not in ("yearly", "yearly_tax")}
             | {f"breakdown_{k}": v for k, v in f.breakdown.items()}
             for f in self.fabrics
         ]).drop(columns=["breakdown"])
@@ -169,6 +175,7 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
     payback = finance.payback_years(savings)[0]
     irr = finance.irr(savings)[0]
     base_tco = float(out.tco[0, st.baseline_index])
+    tax_y = out.yearly_tax()
     fabrics = []
     for j, fid in enumerate(st.fabric_ids):
         spec = cat.fabrics[fid]
@@ -195,6 +202,8 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             metrics={k: _clean(out.metrics[k][0, j]) for k in METRIC_KEYS},
             bom={k: float(v[0, j]) for k, v in out.bom.items()},
             measured=st.measured[j] if st.measured else None,
+            yearly_tax=[{"year": y, **{k: float(v[0, j, y]) for k, v in tax_y.items()}}
+                        for y in range(st.horizon_years + 1)],
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,

@@ -39,7 +39,10 @@ def assert_same_results(got: dict, made: dict) -> None:
 ADDED_FIELDS = {"workload": ("virtual_stages", "micro_batch_seqs", "seq_len", "tensor_parallel", "layers", "experts",
                              "top_k", "expert_parallel", "active_params_b", "a2a_overlap", "moe_node_dedup"),
                 "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
-                            "spare_optic_frac", "in_network_reduction")}
+                            "spare_optic_frac", "in_network_reduction"),
+                # finance and carbon (issue 13)
+                "finance": ("tax_region", "tax_rate", "depreciation_years_servers", "depreciation_years_network"),
+                "facility": ("grid_region", "grid_kg_per_kwh")}
 REPLACED_FIELDS = {"workload": ("pipeline_microbatches",)}  # format 4: micro_batch_seqs
 
 
