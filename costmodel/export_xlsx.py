@@ -34,6 +34,7 @@ from . import ledger, price_books, quantities
 from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
+from .export_fincarbon import carbon_sheet, tax_columns
 from .export_training import training_sheet
 from .formatting import fabric_names
 from .inputs import build
@@ -169,8 +170,11 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         tco_cells[fid], npv_cells[fid] = _cash_flow_sheet(
             sh, ledger.excel_cash_flows(st.payment, st.horizon_years, fab_refs), res.fabric(fid), rate,
             names["discount"], tx, fmt)
+        tax_columns(sh, st.payment, st.horizon_years, fab_refs, res.fabric(fid), rate, names["discount"], tx, fmt)
     _summary_sheet(book, title, st, res, tco_cells, npv_cells)
     training_sheet(book, scenario, p, st, res)
+    carbon_sheet(book, st, res, {fid: refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
+                                 for fid in st.fabric_ids})
     _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
     wb.close()
     return buf.getvalue()

@@ -262,14 +262,21 @@ def deduction_schedules(horizon_years: int, payment: str, env: Mapping[str, np.n
     return out
 
 
-def excel_deductions(payment: str, horizon_years: int, refs: Mapping[str, str]) -> list[str]:
-    """Per year 0..H, the capex categories' deductions (depreciation and interest) as one Excel
-    formula (without ``=``), ledger names replaced by ``refs``; recurring deductions are the
-    recurring categories' own cells."""
+def excel_capex_deductions(payment: str, horizon_years: int, refs: Mapping[str, str]) -> list[dict[str, str]]:
+    """Per year 0..H, the capex categories' ``depreciation`` and instalment ``interest`` as Excel
+    formulas (without ``=``), ledger names replaced by ``refs``; the recurring deductions are the
+    recurring categories' own cells of the cash-flow sheet.
+
+    >>> names = set().union(*(expanded(c).names() for c in DEPRECIATION_LIFE),
+    ...                     *(depreciation_formula(n).names() for n in DEPRECIATION_LIFE.values()))
+    >>> refs = {n: n.upper() for n in names}
+    >>> excel_capex_deductions("upfront", 1, refs)[1]["interest"]
+    '0'
+    """
     out = []
     for y in range(horizon_years + 1):
         consts = {"year": y, "horizon": horizon_years}
-        f = sum((expanded(c) * deduction_formula(c, payment) for c in DEPRECIATION_LIFE), Num(0.0))
-        out.append(f.excel(refs, consts))
+        dep = sum((expanded(c) * depreciation_formula(life) for c, life in DEPRECIATION_LIFE.items()), Num(0.0))
+        interest = sum((expanded(c) for c in DEPRECIATION_LIFE), Num(0.0)) * interest_formula(payment)
+        out.append({"depreciation": dep.excel(refs, consts), "interest": interest.excel(refs, consts)})
     return out
-
