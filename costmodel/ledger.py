@@ -277,6 +277,7 @@ def excel_capex_deductions(payment: str, horizon_years: int, refs: Mapping[str, 
     for y in range(horizon_years + 1):
         consts = {"year": y, "horizon": horizon_years}
         dep = sum((expanded(c) * depreciation_formula(life) for c, life in DEPRECIATION_LIFE.items()), Num(0.0))
-        interest = sum((expanded(c) for c in DEPRECIATION_LIFE), Num(0.0)) * interest_formula(payment)
-        out.append({"depreciation": dep.excel(refs, consts), "interest": interest.excel(refs, consts)})
+        interest = (sum((expanded(c) for c in DEPRECIATION_LIFE), Num(0.0)) * interest_formula(payment)
+                    ).excel(refs, consts) if payment == "instalments" else "0"
+        out.append({"depreciation": dep.excel(refs, consts), "interest": interest})
     return out

@@ -12,6 +12,7 @@ import pytest
 import costmodel
 from costmodel.catalog import load_catalog
 from costmodel.export_xlsx import labels, workbook_bytes
+from costmodel.tco import CATEGORIES
 
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 SHEETS = {"en": ("Inputs", "Summary", "Catalog"), "zh": ("输入", "汇总", "目录与来源")}
@@ -116,7 +117,7 @@ def test_chinese_workbook_has_chinese_sheets_headers_labels_and_notes(tmp_path):
         sheet = wb[f.id]
         assert CJK.search(sheet["A1"].value) and load_catalog().fabrics[f.id].name_zh in sheet["A1"].value
         header = [c.value for c in sheet[3]]
-        assert header[0] == "年" and header[-1] == "合计" and "电费" in header
+        assert header[0] == "年" and header[1 + len(CATEGORIES)] == "合计" and "电费" in header  # then after tax
         assert all(CJK.search(h) for h in header), header
     sm = wb[summary]
     assert [c.value for c in sm[4]][:4] == ["网络", "TCO", "相对基准的差额", "净现值"]
