@@ -8,6 +8,7 @@ from costmodel.catalog import load_catalog
 from costmodel.formatting import format_percent_sig, format_ratio
 from costmodel.timeline import cumulative
 from webui import calibration, charts, compute, keys, labels, layouts, session, titles
+from webui.carbon_panel import carbon_panel
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -139,6 +140,8 @@ def waterfall_section() -> None:
 
 charts_section()
 waterfall_section()
+
+carbon_panel(t, scenario, res, money, names)  # after tax and carbon (issue 13)
 
 # --- specifications
 st.subheader(t("compare.specs"))

@@ -35,6 +35,7 @@ from costmodel.timeline import cumulative
 from . import charts, labels, share
 from .i18n import Translator
 from .money import Money
+from .report_fincarbon import fincarbon_section
 from .report_training import training_section
 from .titles import scenario_title
 
@@ -195,6 +196,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
         parts.append(f"<div class='chart'><img data-fig='{i}' alt=''>{note}</div>")
 
     parts.append(training_section(t, scenario, res, names, _table))
+    parts.append(fincarbon_section(t, scenario, res, names, _table, fm))  # after tax and carbon (issue 13)
     parts.append(f"<h2>{e(t('pdf.cash_flows'))}</h2>")
     parts.append(resale_note)
     for f in res.fabrics:
