@@ -312,3 +312,15 @@ def test_libreoffice_recalculates_the_after_tax_columns(tmp_path):
     got = {f"{ws.title}!{c.coordinate}".upper(): c.value for ws in book.worksheets for row in ws.iter_rows()
            for c in row if isinstance(c.value, int | float)}
     assert _mismatches(got, _expected(s)) == []
+
+
+def test_the_results_csv_carries_after_tax_money_in_the_shown_currency_and_carbon():
+    import csv
+
+    from costmodel.export_csv import results_csv
+
+    res = costmodel.evaluate(_with(load_preset("seed-case1-8xA10"), finance={"tax_region": "us"}))
+    rows = list(csv.DictReader(io.StringIO(results_csv(res, "CNY", 7.0))))
+    for f, row in zip(res.fabrics, rows, strict=True):
+        assert float(row["tco_after_tax"]) == pytest.approx(f.metrics["tco_after_tax"] * 7.0, rel=1e-6)
+        assert float(row["co2_kg_per_year"]) == pytest.approx(f.metrics["co2_kg_per_year"], rel=1e-6)
