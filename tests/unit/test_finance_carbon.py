@@ -322,5 +322,5 @@ def test_the_results_csv_carries_after_tax_money_in_the_shown_currency_and_carbo
     res = costmodel.evaluate(_with(load_preset("seed-case1-8xA10"), finance={"tax_region": "us"}))
     rows = list(csv.DictReader(io.StringIO(results_csv(res, "CNY", 7.0))))
     for f, row in zip(res.fabrics, rows, strict=True):
-        assert float(row["tco_after_tax"]) == pytest.approx(f.metrics["tco_after_tax"] * 7.0, rel=1e-6)
-        assert float(row["co2_kg_per_year"]) == pytest.approx(f.metrics["co2_kg_per_year"], rel=1e-6)
+        assert float(row["tco_after_tax"]) == pytest.approx(f.metrics["tco_after_tax"] * 7.0, rel=1e-4)
+        assert float(row["co2_kg_per_year"]) == pytest.approx(f.metrics["co2_kg_per_year"], rel=1e-4)  # 6 digits
