@@ -4,10 +4,11 @@ On each fabric's cash-flow sheet, right of the yearly total: ``Depreciation`` (t
 straight-line depreciation of servers and network equipment), ``Deductions`` (depreciation +
 instalment interest + the recurring categories' cells of the row), ``Tax shield``
 (``in_tax_rate × deductions``) and ``After-tax total`` (total − shield), with the after-tax TCO
-and NPV under the pre-tax ones. The ``Carbon`` sheet: per fabric, facility energy per year (the
-ledger's ``energy_kwh``), the grid factor, kg CO₂e per year, runs per year (a model value), per
-run and over the horizon. Formulas come from :mod:`costmodel.ledger`; cached values are the
-model's. Texts in ``data/export_labels.yaml`` (``fincarbon``).
+and NPV under the pre-tax ones, and again under the Summary's table. The ``Carbon`` sheet: per
+fabric, facility energy per year (the ledger's ``energy_kwh``), the grid factor, kg CO₂e per
+year, runs per year (a model value), per run and over the horizon. Formulas come from
+:mod:`costmodel.ledger`; cached values are the model's. Texts in ``data/export_labels.yaml``
+(``fincarbon``).
 """
 
 from __future__ import annotations
@@ -84,3 +85,19 @@ def carbon_sheet(book, st, res, refs_by_fabric: dict[str, dict[str, str]]) -> No
     ws.write_string(4 + len(st.fabric_ids), 0, ft["carbon_note"], book.fmt["note"])
     ws.set_column(0, 0, 28)
     ws.set_column(1, 6, 18)
+
+
+def summary_after_tax(book, st, res, tco_cells: dict[str, str], after_tax: dict[str, tuple[str, str]]) -> None:
+    """Under the Summary sheet's table: per fabric the pre-tax TCO, the after-tax TCO, the tax
+    shield (their difference) and the after-tax NPV, formulas over the cash-flow sheets."""
+    ft, money, bold = book.tx["fincarbon"], book.fmt["money"], book.fmt["bold"]
+    sm = book.wb.get_worksheet_by_name(book.tx["sheet_summary"])
+    top = 5 + len(st.fabric_ids)
+    sm.write_row(top, 0, [book.tx["col_fabric"], ft["tco_after_tax"], ft["tax_shield"], ft["npv_after_tax"]], bold)
+    for i, fid in enumerate(st.fabric_ids):
+        r, m = top + 1 + i, res.fabric(fid).metrics
+        tco_after, npv_after = after_tax[fid]
+        sm.write_string(r, 0, book.fabric_name[fid])
+        sm.write_formula(r, 1, f"={tco_after}", money, m["tco_after_tax"] * book.rate)
+        sm.write_formula(r, 2, f"={tco_cells[fid]}-{tco_after}", money, m["tax_shield"] * book.rate)
+        sm.write_formula(r, 3, f"={npv_after}", money, m["npv_after_tax"] * book.rate)

@@ -34,7 +34,7 @@ from . import ledger, price_books, quantities
 from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
-from .export_fincarbon import carbon_sheet, tax_columns
+from .export_fincarbon import carbon_sheet, summary_after_tax, tax_columns
 from .export_training import training_sheet
 from .formatting import fabric_names
 from .inputs import build
@@ -162,7 +162,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
 
     # one cash-flow sheet per fabric, its formulas from the money ledger
     refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS} | {"scope_cluster": "scope_cluster"}
-    tco_cells, npv_cells = {}, {}
+    tco_cells, npv_cells, after_tax = {}, {}, {}
     for fid in st.fabric_ids:
         sh = wb.add_worksheet(_safe_name(fid))
         sh.write_string(0, 0, tx["fabric_title"].format(name=book.fabric_name[fid], cur=shown), fmt["bold"])
@@ -170,8 +170,10 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         tco_cells[fid], npv_cells[fid] = _cash_flow_sheet(
             sh, ledger.excel_cash_flows(st.payment, st.horizon_years, fab_refs), res.fabric(fid), rate,
             names["discount"], tx, fmt)
-        tax_columns(sh, st.payment, st.horizon_years, fab_refs, res.fabric(fid), rate, names["discount"], tx, fmt)
+        after_tax[fid] = tax_columns(sh, st.payment, st.horizon_years, fab_refs, res.fabric(fid), rate,
+                                     names["discount"], tx, fmt)
     _summary_sheet(book, title, st, res, tco_cells, npv_cells)
+    summary_after_tax(book, st, res, tco_cells, after_tax)
     training_sheet(book, scenario, p, st, res)
     carbon_sheet(book, st, res, {fid: refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
                                  for fid in st.fabric_ids})

@@ -264,6 +264,10 @@ def _expected(scenario) -> dict[str, float]:
                 want[f"{f.id}!{col}{4 + y['year']}"] = y[key]
         want[f"{f.id}!L{8 + h}"] = f.metrics["tco_after_tax"]
         want[f"{f.id}!L{9 + h}"] = f.metrics["npv_after_tax"]
+        n = len(res.fabrics)
+        want[f"SUMMARY!B{7 + n + i}"] = f.metrics["tco_after_tax"]
+        want[f"SUMMARY!C{7 + n + i}"] = f.metrics["tax_shield"]
+        want[f"SUMMARY!D{7 + n + i}"] = f.metrics["npv_after_tax"]
         want[f"CARBON!B{4 + i}"] = f.metrics["energy_kwh_per_year"]
         want[f"CARBON!D{4 + i}"] = f.metrics["co2_kg_per_year"]
         want[f"CARBON!F{4 + i}"] = f.metrics["co2_kg_per_run"]
