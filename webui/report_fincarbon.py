@@ -83,6 +83,6 @@ def fincarbon_section(t: Translator, scenario: costmodel.Scenario, res, names: d
         f"<h2>{e(t('fincarbon.title'))}</h2>",
         f"<p class='muted'>{e(tax_note(t, scenario))}</p>",
         table(tax_header(t, h), tax_rows(res, names, money)),
-        f"<p class='muted'>{e(grid_note(t, scenario))} {e(t('fincarbon.scope_note'))}</p>",
+        f"<p class='muted'>{e(grid_note(t, scenario))}<br>{e(t('fincarbon.scope_note'))}</p>",
         table(carbon_header(t, h), carbon_rows(res, names)),
     ])
