@@ -205,7 +205,8 @@ def recurring_schedule(horizon_years: int) -> np.ndarray:
 # instalments, the interest in each year's payments. The shield is ``tax_rate × deductions``.
 #: the capex categories and the input naming each one's depreciation life [years]
 DEPRECIATION_LIFE: dict[str, str] = {"compute_capex": "dep_years_servers", "network_capex": "dep_years_network"}
-_TAX_NAMES = ("instalment_rate", "instalment_months", "residual_frac", "dep_years_servers", "dep_years_network")
+#: the inputs the deduction schedules read
+TAX_NAMES = ("instalment_rate", "instalment_months", "residual_frac", "dep_years_servers", "dep_years_network")
 
 
 def depreciation_formula(life: str) -> Expr:
@@ -241,7 +242,7 @@ def deduction_schedules(horizon_years: int, payment: str, env: Mapping[str, np.n
                         ) -> dict[str, np.ndarray]:
     """Per category, the share of one unit deducted in each year 0..H (last axis), and under
     ``dep:<category>`` each capex category's depreciation alone; ``env`` holds the names of
-    ``_TAX_NAMES`` (arrays broadcast; the year axis is appended).
+    ``TAX_NAMES`` (arrays broadcast; the year axis is appended).
 
     >>> env = {"instalment_rate": 0.0, "instalment_months": 12.0, "residual_frac": 0.1,
     ...        "dep_years_servers": 3.0, "dep_years_network": 5.0}
@@ -250,9 +251,9 @@ def deduction_schedules(horizon_years: int, payment: str, env: Mapping[str, np.n
     ([0.0, 0.3, 0.3, 0.3, 0.0], [0.0, 0.18, 0.18, 0.18, 0.36])
     """
     years = np.arange(horizon_years + 1, dtype=float)
-    yenv = {k: np.asarray(env[k], dtype=float)[..., None] for k in _TAX_NAMES}
+    yenv = {k: np.asarray(env[k], dtype=float)[..., None] for k in TAX_NAMES}
     yenv.update(year=years, horizon=float(horizon_years))
-    shape = np.broadcast_shapes(*(yenv[k].shape for k in _TAX_NAMES), years.shape)
+    shape = np.broadcast_shapes(*(yenv[k].shape for k in TAX_NAMES), years.shape)
 
     def ev(f: Expr) -> np.ndarray:
         return np.broadcast_to(np.asarray(f.evaluate(yenv), dtype=float), shape)

@@ -64,7 +64,7 @@ def after_tax(p: Inputs, amounts: dict[str, np.ndarray], flows: CashFlows, horiz
     ``D = Σ_c amount_c Σ_t d_c(t)``, ``shield = τ D``, ``TCO_after = TCO − shield``,
     ``PV_after = PV − τ Σ_c amount_c Σ_t d_c(t) (1+r)^−t``.
     """
-    env = {k: compact(getattr(p, k)) for k in ledger._TAX_NAMES}
+    env = {k: compact(getattr(p, k)) for k in ledger.TAX_NAMES}
     sched = ledger.deduction_schedules(horizon_years, payment, env)
     tau = p.tax_rate
     dep_total, ded_total, ded_pv = 0.0, 0.0, 0.0
