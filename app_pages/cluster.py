@@ -7,6 +7,7 @@ import streamlit as st
 from costmodel.catalog import load_catalog
 from costmodel.cluster_hour import default_value_of_cluster_hour
 from webui import keys, labels, quote, session, titles, widgets
+from webui.fincarbon_inputs import grid_inputs, tax_inputs
 
 t = session.translator()
 cat = load_catalog()
@@ -103,6 +104,7 @@ with right, st.container(border=True):
     widgets.number(t, "facility.electricity_price_per_kwh", digits=3, step=0.005)
     widgets.number(t, "facility.gpu_busy_power_frac", digits=2, step=0.05)
     widgets.number(t, "facility.gpu_idle_power_frac", digits=2, step=0.05)
+    grid_inputs(t, scenario)  # finance and carbon (issue 13)
 
 left, middle, right = st.columns(3)
 with left, st.container(border=True):
@@ -128,6 +130,7 @@ with middle, st.container(border=True):
         widgets.number(t, "finance.instalment_months")
         widgets.number(t, "finance.instalment_rate_annual", digits=3, step=0.005)
     widgets.number(t, "finance.residual_value_frac", digits=2, step=0.05)
+    tax_inputs(t, scenario)  # finance and carbon (issue 13)
 
 with right, st.container(border=True):
     st.subheader(t("group.context"))

@@ -21,6 +21,7 @@ from webui import (
     session,
     titles,
 )
+from webui.carbon_panel import carbon_panel
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -167,6 +168,8 @@ waterfall_section()
 bom_panel.render(res, t, money, names)
 
 rent_panel.render(t, money, scenario, res)
+
+carbon_panel(t, scenario, res, money, names)  # after tax and carbon (issue 13)
 
 # --- specifications
 st.subheader(t("compare.specs"))

@@ -8,6 +8,7 @@ import streamlit as st
 from costmodel.catalog import load_catalog
 from costmodel.quantities import spec
 from webui import charts, compute, keys, labels, session
+from webui.fincarbon_inputs import tornado_metric
 
 t = session.translator()
 money = session.money()
@@ -29,7 +30,7 @@ def tornado_section() -> None:
         st.info(t("scale.need_two"))
         return
     fabric = keys.selectbox(st, t("risk.fabric"), options, name="risk_fabric", format_func=names.get)
-    df = compute.tornado(skey, fabric)
+    df = compute.tornado(skey, fabric, tornado_metric(t, scenario))  # after-tax ΔTCO when taxed (issue 13)
     st.plotly_chart(
         charts.lite(charts.tornado_chart, df, L, money.display.short, money.rate), key="chart_tornado", width="stretch"
     )

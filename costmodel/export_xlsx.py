@@ -37,6 +37,7 @@ from .currency import is_money_unit, shown_rate
 from .export_bom import bom_sheet
 from .export_reliability import reliability_sheet
 from .export_rent import rent_sheet
+from .export_fincarbon import carbon_sheet, summary_after_tax, tax_columns
 from .export_training import training_sheet
 from .export_work import work_sheet
 from .formatting import fabric_names
@@ -172,7 +173,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
 
     # one cash-flow sheet per fabric, its formulas from the money ledger
     refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS} | {"scope_cluster": "scope_cluster"}
-    tco_cells, npv_cells = {}, {}
+    tco_cells, npv_cells, after_tax = {}, {}, {}
     for fid in st.fabric_ids:
         sh = wb.add_worksheet(_safe_name(fid))
         sh.write_string(0, 0, tx["fabric_title"].format(name=book.fabric_name[fid], cur=shown), fmt["bold"])
@@ -180,12 +181,17 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         tco_cells[fid], npv_cells[fid] = _cash_flow_sheet(
             sh, ledger.excel_cash_flows(st.payment, st.horizon_years, fab_refs), res.fabric(fid), rate,
             names["discount"], tx, fmt)
+        after_tax[fid] = tax_columns(sh, st.payment, st.horizon_years, fab_refs, res.fabric(fid), rate,
+                                     names["discount"], tx, fmt)
     _summary_sheet(book, title, st, res, tco_cells, npv_cells)
+    summary_after_tax(book, st, res, tco_cells, after_tax)
     training_sheet(book, scenario, p, st, res)
     work_sheet(book, res)  # the same work, each fabric sized to deliver it (issue 13)
     rent_sheet(book, scenario, res, lang)  # own vs rent (issue 13)
     reliability_sheet(book, st, res)
     bom_sheet(book, st, res, lang)
+    carbon_sheet(book, st, res, {fid: refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
+                                 for fid in st.fabric_ids})
     _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
     wb.close()
     return buf.getvalue()

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import calibration, price_books, quantities, transformer
+from . import calibration, price_books, quantities, regions, transformer
 from .catalog import Catalog, Quantity, load_catalog
 from .performance import LOSS_MODEL_CODES, hidden_size
 from .schema import Scenario
@@ -143,6 +143,11 @@ class Inputs:
     instalment_months: np.ndarray  # [months]
     instalment_rate: np.ndarray  # [1/year]
     residual_frac: np.ndarray  # [0-1]
+    # finance and carbon (issue 13), shape (S, 1)
+    tax_rate: np.ndarray  # income tax [0-1]; 0 = pre-tax
+    dep_years_servers: np.ndarray  # straight-line tax life of servers [years]
+    dep_years_network: np.ndarray  # straight-line tax life of network equipment [years]
+    grid_kg_per_kwh: np.ndarray  # grid emission factor [kg CO2e/kWh]
     # fabric, shape (1, F)
     loss_model: np.ndarray  # code, see performance.LOSS_MODEL_CODES
     port_bps: np.ndarray  # [bit/s]
@@ -371,6 +376,7 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
                 arrays[name] = q(name, sources[group](spec.name), scale)
             else:
                 arrays[name] = fq(name, fab_specs if group == "fabric" else fab_prices, spec.name, scale)
+    arrays.update(_finance_carbon(scenario))
     inputs = Inputs(**arrays)
     structure = Structure(
         horizon_years=fi.horizon_years,
@@ -386,3 +392,16 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
         measured_alltoall=tuple(None if m is None else m.summary for m in measured_a2a),
     )
     return Built(inputs, structure, uncertain)
+
+
+def _finance_carbon(scenario: Scenario) -> dict[str, np.ndarray]:
+    """Tax rate, depreciation lives and grid factor: the scenario's value, else its region's preset."""
+    fi, fa = scenario.finance, scenario.facility
+    preset = regions.tax_preset(fi.tax_region)
+    chosen = {"tax_rate": fi.tax_rate, "dep_years_servers": fi.depreciation_years_servers,
+              "dep_years_network": fi.depreciation_years_network}
+    keys = dict(zip(chosen, regions.TAX_KEYS, strict=True))
+    out = {k: _scalar(preset[keys[k]].typical if v is None else v) for k, v in chosen.items()}
+    out["grid_kg_per_kwh"] = _scalar(regions.grid_factor(fa.grid_region).typical if fa.grid_kg_per_kwh is None
+                                     else fa.grid_kg_per_kwh)
+    return out

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .formula import IF, MAX, MIN, PMT, Expr, Name, eq, gt
+from .formula import IF, MAX, MIN, PMT, Expr, Name, Num, eq, gt
 
 MONTHS_PER_YEAR = 12
 #: below this monthly rate interest is immaterial and PMT loses precision: pay linearly
@@ -130,6 +130,9 @@ ENTRIES: tuple[Entry, ...] = (
           _n("maintenance_frac") * (_n("network_capex") + scope * nodes * server_price)
           + _n("network_support") + _n("staff"),
           "currency/year", "maintenance share of the capex maintained + licences and support + staff"),
+    # --- finance and carbon (issue 13): emissions of the facility energy
+    Entry("co2_kg", "part", _n("energy_kwh") * _n("grid_kg_per_kwh"), "kg CO2e/year",
+          "emissions per year: facility energy × grid emission factor"),
 )
 LEDGER: dict[str, Entry] = {e.key: e for e in ENTRIES}
 #: the cost categories, in the order of the breakdown
@@ -231,3 +234,89 @@ def recurring_schedule(horizon_years: int) -> np.ndarray:
     """
     years = np.arange(horizon_years + 1, dtype=float)
     return np.asarray(RECURRING.evaluate({"year": years}), dtype=float)
+
+
+# --- finance and carbon (issue 13): straight-line depreciation, deductions and the tax shield.
+# A category's tax deduction in ``year`` is ``amount × deduction schedule``: recurring costs are
+# deducted as they fall (:data:`RECURRING`; the two opportunity costs too, as forgone taxable
+# income), capex by :func:`depreciation_formula` over its class life plus, when paid in
+# instalments, the interest in each year's payments. The shield is ``tax_rate × deductions``.
+#: the capex categories and the input naming each one's depreciation life [years]
+DEPRECIATION_LIFE: dict[str, str] = {"compute_capex": "dep_years_servers", "network_capex": "dep_years_network"}
+#: the inputs the deduction schedules read
+TAX_NAMES = ("instalment_rate", "instalment_months", "residual_frac", "dep_years_servers", "dep_years_network")
+
+
+def depreciation_formula(life: str) -> Expr:
+    """Share of one unit of capex deducted as straight-line depreciation in ``year`` over ``life``
+    years, net of salvage ``residual_frac``; what is not yet written off at the horizon is
+    deducted in year ``H`` (the asset is sold at its salvage value), so the shares sum to
+    ``1 − residual_frac`` for any life.
+    """
+    life_n = _n(life)
+    base = 1 - _n("residual_frac")
+    spread = (MIN(year, life_n) - MIN(year - 1, life_n)) / life_n
+    rest = IF(eq(year, horizon), MAX(0, 1 - horizon / life_n), 0)
+    return IF(eq(year, 0), 0, base * (spread + rest))
+
+
+def interest_formula(payment: str) -> Expr:
+    """Share of one unit of capex paid as interest in ``year`` (0 when paid up front): each year's
+    instalments × (1 − 1 / total paid per unit), an even split of the interest over the payments."""
+    if payment != "instalments":
+        return Num(0.0)
+    paid = IF(gt(_rate, MIN_MONTHLY_RATE), -PMT(_rate, _months, 1) * _months, 1)
+    return INSTALMENTS * (1 - 1 / paid)
+
+
+def deduction_formula(category: str, payment: str) -> Expr:
+    """Share of one unit of ``category``'s amount deducted from taxable income in ``year``."""
+    if category in DEPRECIATION_LIFE:
+        return depreciation_formula(DEPRECIATION_LIFE[category]) + interest_formula(payment)
+    return RECURRING
+
+
+def deduction_schedules(horizon_years: int, payment: str, env: Mapping[str, np.ndarray | float]
+                        ) -> dict[str, np.ndarray]:
+    """Per category, the share of one unit deducted in each year 0..H (last axis), and under
+    ``dep:<category>`` each capex category's depreciation alone; ``env`` holds the names of
+    ``TAX_NAMES`` (arrays broadcast; the year axis is appended).
+
+    >>> env = {"instalment_rate": 0.0, "instalment_months": 12.0, "residual_frac": 0.1,
+    ...        "dep_years_servers": 3.0, "dep_years_network": 5.0}
+    >>> d = deduction_schedules(4, "upfront", env)
+    >>> d["compute_capex"].round(3).tolist(), d["network_capex"].round(3).tolist()
+    ([0.0, 0.3, 0.3, 0.3, 0.0], [0.0, 0.18, 0.18, 0.18, 0.36])
+    """
+    years = np.arange(horizon_years + 1, dtype=float)
+    yenv = {k: np.asarray(env[k], dtype=float)[..., None] for k in TAX_NAMES}
+    yenv.update(year=years, horizon=float(horizon_years))
+    shape = np.broadcast_shapes(*(yenv[k].shape for k in TAX_NAMES), years.shape)
+
+    def ev(f: Expr) -> np.ndarray:
+        return np.broadcast_to(np.asarray(f.evaluate(yenv), dtype=float), shape)
+
+    out = {c: ev(deduction_formula(c, payment)) for c in CATEGORIES}
+    out.update({f"dep:{c}": ev(depreciation_formula(life)) for c, life in DEPRECIATION_LIFE.items()})
+    return out
+
+
+def excel_capex_deductions(payment: str, horizon_years: int, refs: Mapping[str, str]) -> list[dict[str, str]]:
+    """Per year 0..H, the capex categories' ``depreciation`` and instalment ``interest`` as Excel
+    formulas (without ``=``), ledger names replaced by ``refs``; the recurring deductions are the
+    recurring categories' own cells of the cash-flow sheet.
+
+    >>> names = set().union(*(expanded(c).names() for c in DEPRECIATION_LIFE),
+    ...                     *(depreciation_formula(n).names() for n in DEPRECIATION_LIFE.values()))
+    >>> refs = {n: n.upper() for n in names}
+    >>> excel_capex_deductions("upfront", 1, refs)[1]["interest"]
+    '0'
+    """
+    out = []
+    for y in range(horizon_years + 1):
+        consts = {"year": y, "horizon": horizon_years}
+        dep = sum((expanded(c) * depreciation_formula(life) for c, life in DEPRECIATION_LIFE.items()), Num(0.0))
+        interest = (sum((expanded(c) for c in DEPRECIATION_LIFE), Num(0.0)) * interest_formula(payment)
+                    ).excel(refs, consts) if payment == "instalments" else "0"
+        out.append({"depreciation": dep.excel(refs, consts), "interest": interest})
+    return out

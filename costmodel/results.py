@@ -35,6 +35,9 @@ METRIC_KEYS = (
     "cpu_overhead_share", "value_of_cluster_hour", "network_wait_hours_per_year", "cost_per_run", "cost_per_mtok",
     "cost_per_useful_gpu_hour", "cash_total",
     *RELIABILITY_METRIC_KEYS,
+    # finance and carbon (issue 13): after-tax totals [currency], emissions [kg CO2e]
+    "tco_after_tax", "npv_after_tax", "tax_shield", "depreciation",
+    "co2_kg_per_year", "co2_kg_per_run", "co2_kg_horizon",
 )
 
 
@@ -75,12 +78,15 @@ class FabricResult:
     bom_priced: dict[str, dict[str, float]] = field(default_factory=dict)
     #: the network's yearly running costs (costmodel.bom.RUNNING) [currency/year]
     running: dict[str, float] = field(default_factory=dict)
+    #: per year: depreciation, deductions, tax_shield, total_after_tax [currency] (issue 13)
+    yearly_tax: list[dict[str, float]] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy)."""
         d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "metrics"}
         d["breakdown"] = dict(self.breakdown)
         d["yearly"] = [dict(y) for y in self.yearly]
+        d["yearly_tax"] = [dict(y) for y in self.yearly_tax]
         d["bom"] = dict(self.bom)
         d["always_busy"] = dict(self.always_busy)
         d["bom_priced"] = {k: dict(v) for k, v in self.bom_priced.items()}
@@ -138,7 +144,7 @@ class Result:
     def table(self) -> pd.DataFrame:
         """One row per fabric: totals, breakdown and metrics."""
         return pd.DataFrame([
-            {k: v for k, v in f.to_dict().items() if k != "yearly"}
+            {k: v for k, v in f.to_dict().items() if k not in ("yearly", "yearly_tax")}
             | {f"breakdown_{k}": v for k, v in f.breakdown.items()}
             for f in self.fabrics
         ]).drop(columns=["breakdown"])
@@ -186,6 +192,7 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
     payback = finance.payback_years(savings)[0]
     irr = finance.irr(savings)[0]
     base_tco = float(out.tco[0, st.baseline_index])
+    tax_y = out.yearly_tax()
     fabrics = []
     for j, fid in enumerate(st.fabric_ids):
         spec = cat.fabrics[fid]
@@ -217,6 +224,8 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             bom_priced={k: {"count": float(x.count[0, j]), "unit_price": float(x.unit_price[0, j]),
                             "extended": float(x.extended[0, j])} for k, x in out.bom_priced.items()},
             running={k: float(v[0, j]) for k, v in out.running.items()},
+            yearly_tax=[{"year": y, **{k: float(v[0, j, y]) for k, v in tax_y.items()}}
+                        for y in range(st.horizon_years + 1)],
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,

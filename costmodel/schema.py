@@ -255,6 +255,14 @@ class Facility(BaseModel):
         **_b("facility.gpu_idle_power_frac"),
         description="GPU power while idle, share of TDP [0-1]"
     )
+    # --- finance and carbon (issue 13)
+    grid_region: Literal["cn", "us", "eu"] = Field(
+        "us", description="electricity grid whose average emission factor applies (data/finance_carbon.yaml)"
+    )
+    grid_kg_per_kwh: float | None = Field(
+        None, **_b("facility.grid_kg_per_kwh"),
+        description="grid emission factor [kg CO2e/kWh]; empty = the grid region's published average",
+    )
 
 
 class Operations(BaseModel):
@@ -346,6 +354,21 @@ class Finance(BaseModel):
         default_factory=_d("finance", "residual_value_frac"),
         **_b("finance.residual_value_frac"),
         description="resale value at the end of the horizon, share of capex [0-0.9]",
+    )
+    # --- finance and carbon (issue 13)
+    tax_region: Literal["none", "cn", "us"] = Field(
+        "none", description="income-tax rules: 'none' = pre-tax figures; 'cn', 'us' = the region's presets"
+    )
+    tax_rate: float | None = Field(
+        None, **_b("finance.tax_rate"), description="income-tax rate [0-0.6]; empty = the tax region's rate"
+    )
+    depreciation_years_servers: float | None = Field(
+        None, **_b("finance.depreciation_years_servers"),
+        description="straight-line tax life of servers [years]; empty = the tax region's",
+    )
+    depreciation_years_network: float | None = Field(
+        None, **_b("finance.depreciation_years_network"),
+        description="straight-line tax life of network equipment [years]; empty = the tax region's",
     )
 
 

@@ -26,7 +26,9 @@ import numpy as np
 from . import bom as bom_lines
 from .inputs import Inputs, Structure
 from .ledger import CAPEX_CATEGORIES, CATEGORIES
+from .stages.after_tax import AfterTax, after_tax
 from .stages.batch import broadcast_inputs, compact_inputs, expand, fields_of
+from .stages.carbon import carbon
 from .stages.cash_flows import cash_flows
 from .stages.cost_rates import cost_rates
 from .stages.metrics import metrics
@@ -55,6 +57,7 @@ class Outputs:
     bom: dict[str, np.ndarray]  # bill of materials: items installed and spares, see stages.topology.BOM_KEYS
     bom_priced: dict[str, bom_lines.Line]  # the priced bill (costmodel.bom.LINES); adds up to network capex
     running: dict[str, np.ndarray]  # the network's yearly running costs (costmodel.bom.RUNNING) [currency/year]
+    taxes: AfterTax | None = None  # depreciation, deductions, tax shield, after-tax totals (issue 13)
 
     def yearly(self) -> dict[str, np.ndarray]:
         """Cost per category and year, arrays of shape ``(S, F, H+1)``."""
@@ -67,6 +70,18 @@ class Outputs:
     def yearly_total(self) -> np.ndarray:
         """Total cost per year, ``(S, F, H+1)``."""
         return sum(self.yearly().values())
+
+    def yearly_tax(self) -> dict[str, np.ndarray]:
+        """Per year, ``(S, F, H+1)`` [currency]: ``depreciation`` (capex written off),
+        ``deductions`` (depreciation, instalment interest and recurring costs), ``tax_shield``
+        (tax rate × deductions) and ``total_after_tax`` (total − shield)."""
+        sched, a = self.taxes.schedules, self.amounts
+        dep = sum(a[c][..., None] * sched[f"dep:{c}"] for c in CAPEX_CATEGORIES)
+        ded = sum(a[c][..., None] * sched[c] for c in CATEGORIES)
+        tau = self.taxes.tax_rate[..., None]
+        shield = np.where(tau > 0, tau * ded, 0.0)
+        return {"depreciation": dep, "deductions": ded, "tax_shield": shield,
+                "total_after_tax": self.yearly_total() - shield}
 
 
 def compute(p: Inputs, st: Structure) -> Outputs:
@@ -84,11 +99,15 @@ def compute(p: Inputs, st: Structure) -> Outputs:
     flows = cash_flows(p, rates.amounts, st.horizon_years, st.payment)
     figures = metrics(p, topo, step, rel, sched, rates, flows, st.horizon_years)
     env = fields_of(p)
+    taxes = after_tax(p, rates.amounts, flows, st.horizon_years, st.payment)  # finance and carbon (issue 13)
+    extra = {"tco_after_tax": taxes.tco_after_tax, "npv_after_tax": -taxes.pv_cost_after_tax,
+             "tax_shield": taxes.tax_shield, "depreciation": taxes.depreciation,
+             **carbon(rates.amounts["co2_kg"], sched.runs_per_year, st.horizon_years)}
     return Outputs(
         structure=st, amounts={c: rates.amounts[c] for c in CATEGORIES},
         capex_schedule=flows.capex_schedule, recurring_schedule=flows.recurring_schedule,
         discount=flows.discount, tco=flows.tco, pv_cost=flows.pv_cost, breakdown=flows.breakdown,
-        metrics=dict(figures.values), drivers=rates.drivers, bom=dict(topo.bom),
+        metrics=dict(figures.values) | extra, drivers=rates.drivers, bom=dict(topo.bom), taxes=taxes,
         bom_priced=bom_lines.priced(rates.drivers, env, flows.tco.shape),
         running=bom_lines.running(rates.amounts, env, flows.tco.shape),
     )

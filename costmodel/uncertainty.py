@@ -63,6 +63,7 @@ class MonteCarloResult:
     tco: np.ndarray
     run_days: np.ndarray
     seed: int
+    tco_after_tax: np.ndarray | None = None  # (draws, F); equals tco without a tax region (issue 13)
 
     @property
     def delta(self) -> np.ndarray:
@@ -125,7 +126,7 @@ def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> Monte
     return MonteCarloResult(
         fabric_ids=built.structure.fabric_ids, baseline=scenario.baseline,
         currency=built.structure.currency, tco=out.tco, run_days=out.metrics["run_days"],
-        seed=seed,
+        seed=seed, tco_after_tax=out.metrics["tco_after_tax"],
     )
 
 
@@ -151,17 +152,25 @@ def _swing_rows(built, fabric_j: int, base_j: int, swing: float):
     return rows
 
 
-def tornado(scenario: Scenario, fabric: str | None = None) -> pd.DataFrame:
+#: what the tornado can measure: the pre-tax TCO or the after-tax one (issue 13)
+TORNADO_METRICS = ("tco", "tco_after_tax")
+
+
+def tornado(scenario: Scenario, fabric: str | None = None, metric: str = "tco") -> pd.DataFrame:
     """Swing each input to its low and high and record ΔTCO of ``fabric`` vs the baseline.
 
     Ranged catalog quantities swing over their [low, high]; scenario inputs by ± the
     ``tornado_swing_frac`` of defaults.yaml. ``fabric`` defaults to the first non-baseline
-    fabric. Rows are sorted by swing, largest first.
+    fabric; ``metric`` is ``tco`` (pre-tax) or ``tco_after_tax`` (which the tax inputs move).
+    Rows are sorted by swing, largest first.
 
     >>> df = tornado(Scenario(), "ib-ndr-400")
     >>> {"parameter", "delta_low", "delta_high", "swing"} <= set(df.columns)
     True
     """
+    if metric not in TORNADO_METRICS:
+        raise ChoiceError(f"metric must be one of {list(TORNADO_METRICS)} (got {metric!r})", "metric",
+                          list(TORNADO_METRICS), metric)
     built = build(scenario)
     st = built.structure
     ids = list(st.fabric_ids)
@@ -182,7 +191,8 @@ def tornado(scenario: Scenario, fabric: str | None = None) -> pd.DataFrame:
         batch[name][2 * i] = lo[0]
         batch[name][2 * i + 1] = hi[0]
     out = compute(built.inputs.replace(**batch), st)
-    delta = out.tco[:, fab_j] - out.tco[:, base_j]
+    total = out.tco if metric == "tco" else out.metrics[metric]
+    delta = total[:, fab_j] - total[:, base_j]
     base_delta = float(delta[-1])
     records = []
     for i, (name, fab, lo, hi) in enumerate(rows):

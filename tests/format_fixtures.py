@@ -43,7 +43,10 @@ ADDED_FIELDS = {"workload": ("target_run_days", "virtual_stages", "micro_batch_s
                             "spare_optic_frac", "in_network_reduction", "hot_spare_node_frac",
                             "frontend_network", "reuse_existing_switches", "existing_switch_gbps"),  # issue 13
                 "operations": ("node_repair_hours", "network_staff_fte", "cluster_staff_fte",
-                               "staff_cost_per_fte_year")}  # issue 13
+                               "staff_cost_per_fte_year"),  # issue 13
+                # finance and carbon (issue 13)
+                "finance": ("tax_region", "tax_rate", "depreciation_years_servers", "depreciation_years_network"),
+                "facility": ("grid_region", "grid_kg_per_kwh")}
 REPLACED_FIELDS = {"workload": ("pipeline_microbatches",)}  # format 4: micro_batch_seqs
 #: price-book fields added after a link was made (issue 13): a link's frozen quote lacks them, and
 #: decoding it leaves them at the book's price

@@ -52,8 +52,8 @@ def monte_carlo(scenario_json: str, draws: int, seed: int) -> tuple[np.ndarray, 
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def tornado(scenario_json: str, fabric: str) -> pd.DataFrame:
-    return costmodel.tornado(_load(scenario_json), fabric)
+def tornado(scenario_json: str, fabric: str, metric: str = "tco") -> pd.DataFrame:
+    return costmodel.tornado(_load(scenario_json), fabric, metric)  # metric: tco or tco_after_tax (issue 13)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -37,6 +37,7 @@ from .i18n import Translator
 from .money import Money
 from .report_reliability import reliability_section
 from .report_rent import rent_section
+from .report_fincarbon import fincarbon_section
 from .report_training import training_section
 from .titles import scenario_title
 
@@ -204,6 +205,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     parts.append(training_section(t, scenario, res, names, _table))
     parts.append(rent_section(t, scenario, res, names, _table, conv))  # own vs rent (issue 13)
     parts.append(reliability_section(t, res, names, _table))  # issue 13
+    parts.append(fincarbon_section(t, scenario, res, names, _table, fm))  # after tax and carbon (issue 13)
     parts.append(f"<h2>{e(t('pdf.cash_flows'))}</h2>")
     parts.append(resale_note)
     for f in res.fabrics:

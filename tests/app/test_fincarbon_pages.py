@@ -1,0 +1,60 @@
+"""Finance and carbon in the app (issue 13): the Compare panel, the Cluster inputs and the Risk
+page's after-tax tornado, for a taxed scenario opened from a share link, in en and zh."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from apptest_helpers import open_page, plotly_specs
+
+import costmodel
+from webui import share
+from webui.i18n import Translator
+
+PRESET = "seed-intro-32xA100"
+
+
+def _taxed() -> str:
+    data = costmodel.load_preset(PRESET).model_dump()
+    data["finance"]["tax_region"] = "cn"
+    data["facility"]["grid_region"] = "cn"
+    return share.encode(costmodel.Scenario.model_validate(data), PRESET)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compare_shows_after_tax_and_carbon(lang):
+    t = Translator(lang)
+    at = open_page("compare", lang, p=PRESET, s=_taxed())
+    assert t("fincarbon.title") in [h.value for h in at.subheader]
+    text = "\n".join(m.value for m in at.markdown)
+    assert t("fincarbon.col_tco_after", years=5) in text and t("fincarbon.col_t_run") in text
+
+
+def test_cluster_page_has_the_tax_and_grid_inputs():
+    at = open_page("cluster", "en", p=PRESET, s=_taxed())
+    labels = [w.label for w in at.number_input]
+    t = Translator("en")
+    assert any(t("field.facility.grid_kg_per_kwh").split(" [")[0] in lab for lab in labels)
+    assert any(t("wr.pct.finance.tax_rate").split(" [")[0] in lab for lab in labels)
+
+
+def test_risk_tornado_switches_to_the_after_tax_delta():
+    at = open_page("risk", "en", p=PRESET, s=_taxed())
+    before = _tornado(at)
+    toggle = [w for w in at.toggle if w.key == "risk_after_tax"]
+    assert len(toggle) == 1
+    toggle[0].set_value(True).run()
+    assert not at.exception
+    after = _tornado(at)
+    assert after != before  # the bars are the after-tax ΔTCO now
+
+
+def _tornado(at) -> str:
+    specs = plotly_specs(at)
+    return next(json.dumps(v, sort_keys=True) for k, v in specs.items() if "tornado" in k)
+
+
+def test_an_untaxed_scenario_has_no_after_tax_switch():
+    at = open_page("risk", "en", p=PRESET)
+    assert not [w for w in at.toggle if w.key == "risk_after_tax"]
