@@ -35,9 +35,9 @@ from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
 from .export_bom import bom_sheet
+from .export_fincarbon import carbon_sheet, summary_after_tax, tax_columns
 from .export_reliability import reliability_sheet
 from .export_rent import rent_sheet
-from .export_fincarbon import carbon_sheet, summary_after_tax, tax_columns
 from .export_training import training_sheet
 from .export_work import work_sheet
 from .formatting import fabric_names

@@ -35,9 +35,9 @@ from costmodel.timeline import cumulative
 from . import charts, equal_work_panel, labels, share
 from .i18n import Translator
 from .money import Money
+from .report_fincarbon import fincarbon_section
 from .report_reliability import reliability_section
 from .report_rent import rent_section
-from .report_fincarbon import fincarbon_section
 from .report_training import training_section
 from .titles import scenario_title
 
