@@ -254,16 +254,20 @@ def _zeroed(path: Path, scenario) -> Path:
     return path
 
 
+#: the four tax columns after a cash-flow sheet's total (year, one column per category, total)
+TAX_COLS = "".join(chr(ord("A") + len(CATEGORIES) + 2 + i) for i in range(4))
+
+
 def _expected(scenario) -> dict[str, float]:
     res = costmodel.evaluate(scenario)
     h = res.horizon_years
     want = {}
     for i, f in enumerate(res.fabrics):
         for y in f.yearly_tax:
-            for col, key in zip("IJKL", ("depreciation", "deductions", "tax_shield", "total_after_tax"), strict=True):
+            for col, key in zip(TAX_COLS, ("depreciation", "deductions", "tax_shield", "total_after_tax"), strict=True):
                 want[f"{f.id}!{col}{4 + y['year']}"] = y[key]
-        want[f"{f.id}!L{8 + h}"] = f.metrics["tco_after_tax"]
-        want[f"{f.id}!L{9 + h}"] = f.metrics["npv_after_tax"]
+        want[f"{f.id}!{TAX_COLS[-1]}{8 + h}"] = f.metrics["tco_after_tax"]
+        want[f"{f.id}!{TAX_COLS[-1]}{9 + h}"] = f.metrics["npv_after_tax"]
         n = len(res.fabrics)
         want[f"SUMMARY!B{7 + n + i}"] = f.metrics["tco_after_tax"]
         want[f"SUMMARY!C{7 + n + i}"] = f.metrics["tax_shield"]
