@@ -81,7 +81,9 @@ for col, f in zip(cols, fabrics, strict=True):
         rows = {
             t("kpi.ratio"): format_ratio(f.ratio_vs_baseline),
             t("kpi.npv"): money.short(f.npv),
-            t("kpi.payback"): "—" if f.payback_years is None else t("kpi.years", n=f"{f.payback_years:.1f}"),
+            t("kpi.payback"): "—" if f.payback_years is None else (
+                t("kpi.years", n=f"{f.payback_years:.1f}") if f.payback_years >= 1
+                else t("kpi.months", n=f"{f.payback_years * 12:.1f}")),
             t("kpi.run_days"): fmt_number(m["run_days"], 1),
             t("kpi.gpu_util"): f"{m['gpu_utilization']:.1%}",
             t("kpi.interruptions"): fmt_number(m["interruptions_per_year"], 1),
