@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from apptest_helpers import keyed, open_page
-from format_fixtures import MANIFEST, restore_v1_store, v1_file
+from format_fixtures import MANIFEST, assert_same_scenario, restore_v1_store, v1_file, without_added_prices
 
 import costmodel
 import store
@@ -75,7 +75,9 @@ def test_an_old_share_link_opens_with_the_tco_it_had(name):
     params = {"p": case["preset"], "cur": "USD"} | ({"s": case["token"]} if case["token"] else {})
     at = open_page("compare", **params)
     assert not at.sidebar.warning
-    assert at.session_state["scenario"] == quote_only(documents.import_scenario(v1_file(name)))
+    # a link's frozen quote has no prices for items issue 13 added: it takes the book's (ADDED_PRICE_FIELDS)
+    assert without_added_prices(at.session_state["scenario"].model_dump()) == without_added_prices(
+        quote_only(documents.import_scenario(v1_file(name))).model_dump())
     assert _tco(at) == _expected(case["link_results"], at.session_state["scenario"])
     if at.session_state["scenario"].custom_price_book is None:  # (a quote's prices never enter the URL)
         now = at.query_params["s"]
@@ -164,7 +166,10 @@ def test_a_fresh_visit_follows_todays_preset_and_a_preset_only_link_keeps_its_ow
     live = share.preset_scenario
     monkeypatch.setattr(share, "preset_scenario", lambda p: changed if p == "seed-intro-32xA100" else live(p))
     assert open_page("compare", cur="USD").session_state["scenario"] == changed  # no link: today's preset
-    old = open_page("compare", p="seed-intro-32xA100", cur="USD")  # a v1 link of the unchanged preset
-    assert old.session_state["scenario"] == frozen
+    old = open_page("compare", p="seed-intro-32xA100", cur="USD")  # a v1 link: the preset as format 1 froze it
+    v1_doc = formats.bases(1)["seed-intro-32xA100"]
+    assert_same_scenario(old.session_state["scenario"].model_dump(mode="json"), v1_doc)
+    assert old.session_state["scenario"].workload.target_run_days is None  # today's preset has 28 (issue 13)
+    assert frozen.workload.target_run_days == 28
     made = MANIFEST["exports"]["seed-intro-32xA100"]["link_results"]
     assert _tco(old) == _expected(made, old.session_state["scenario"])
