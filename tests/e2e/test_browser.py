@@ -53,6 +53,8 @@ def _set_number_and_compare(page, label: str, value: str) -> None:
     page.get_by_role("link", name="Compare").click()
     page.wait_for_selector("h1:has-text('Compare fabrics')")
     _settle(page)
+    # the TCO cards follow the equal-work table: under load they can arrive after the status widget goes
+    page.wait_for_selector('[data-testid="stMetricLabel"]:has-text("TCO")')
 
 
 def test_preset_change_nodes_then_kpis_and_chart_update(browser, server):
