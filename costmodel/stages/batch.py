@@ -37,8 +37,11 @@ def broadcast_inputs(p: Inputs) -> Inputs:
     ((3, 4), (3, 4), (3, 4))
     """
     names = [f.name for f in dataclasses.fields(p)]
-    arrays = np.broadcast_arrays(*(np.asarray(getattr(p, n), dtype=float) for n in names))
-    return Inputs(**dict(zip(names, arrays, strict=True)))
+    arrays = [np.asarray(getattr(p, n), dtype=float) for n in names]
+    shape = np.broadcast_shapes(*(a.shape for a in arrays))
+    # an array already of the batch shape is kept as it is (stages never write to their inputs)
+    return Inputs(**{n: a if a.shape == shape else np.broadcast_to(a, shape)
+                     for n, a in zip(names, arrays, strict=True)})
 
 
 def fields_of(p: Inputs) -> dict[str, np.ndarray]:
