@@ -9,21 +9,11 @@ import streamlit as st
 from costmodel import bom
 from costmodel.results import Result
 from webui import keys, quote, session
-from webui.i18n import Translator, fmt_number
+from webui.bom_rows import rows
+from webui.i18n import Translator
 from webui.text import md_escape
 
-
-def rows(fr, t: Translator, money, prices: bool = True) -> list[list[str]]:
-    """The table's rows for one fabric result ``fr``: item, count and — unless ``prices`` is False —
-    unit price and extended price (display currency); items of which the fabric has none are left out."""
-    out = []
-    for key, _, _ in bom.LINES:
-        line = fr.bom_priced[key]
-        if line["count"] == 0 and line["extended"] == 0:
-            continue
-        row = [t(f"bom.item.{key}"), fmt_number(line["count"])]
-        out.append([*row, money(line["unit_price"]), money(line["extended"])] if prices else row)
-    return out
+__all__ = ["render", "rows"]
 
 
 def _table(header: list[str], body: list[list[str]], total: list[str] | None = None) -> str:

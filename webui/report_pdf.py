@@ -33,6 +33,7 @@ from costmodel.tco import CATEGORIES
 from costmodel.timeline import cumulative
 
 from . import charts, equal_work_panel, labels, share
+from .bom_rows import bom_section
 from .i18n import Translator
 from .money import Money
 from .report_fincarbon import fincarbon_section
@@ -203,6 +204,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
         parts.append(f"<div class='chart'><img data-fig='{i}' alt=''>{note}</div>")
 
     parts.append(training_section(t, scenario, res, names, _table))
+    parts.append(bom_section(t, res, names, _table, conv, prices=not negotiated))  # the bill of materials (issue 13)
     parts.append(rent_section(t, scenario, res, names, _table, conv))  # own vs rent (issue 13)
     parts.append(reliability_section(t, res, names, _table))  # issue 13
     parts.append(fincarbon_section(t, scenario, res, names, _table, fm))  # after tax and carbon (issue 13)

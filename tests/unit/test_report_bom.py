@@ -1,0 +1,40 @@
+"""The PDF report's bill of materials (issue 13): every fabric's items and its total, which is the
+fabric's network capex; a negotiated quote shows counts and totals, never item prices."""
+
+from __future__ import annotations
+
+import html
+
+import pytest
+
+import costmodel
+from webui.i18n import Translator
+from webui.money import Money
+from webui.report_pdf import report_html
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_report_lists_each_fabrics_bill_and_its_total(lang):
+    s = costmodel.load_preset("seed-case3-128xH100")
+    res = costmodel.evaluate(s)
+    t = Translator(lang)
+    doc = html.unescape(report_html(s, lang=lang, currency="USD"))
+    start = doc.index(t("bom.title"))
+    section = doc[start:doc.index("<h2>", start)]  # up to the next section
+    money = Money(res.currency, "USD", 1.0, lang)
+    for f in res.fabrics:
+        assert money(f.network_capex_purchase) in section
+        assert t("bom.item.transceivers") in section or t("bom.item.nics") in section
+    assert t("bom.col.unit_price") in section
+
+
+def test_a_negotiated_quote_shows_no_item_prices_in_the_report():
+    s = costmodel.load_preset("seed-intro-32xA100")
+    from costmodel.schema import DerivedPriceBook
+
+    quoted = s.model_copy(update={"custom_price_book": DerivedPriceBook(name="q", discounts={})})
+    doc = html.unescape(report_html(quoted, lang="en", currency="USD"))
+    start = doc.index(Translator("en")("bom.title"))
+    section = doc[start:doc.index("<h2>", start)]
+    assert Translator("en")("bom.col.count") in section
+    assert Translator("en")("bom.col.unit_price") not in section
