@@ -181,7 +181,7 @@ ref_ids = list(sensitivity.settings()["references"])
 run_id = st.selectbox(t("sensitivity.reference"), ref_ids, format_func=lambda r: t(f"sensitivity.ref.{r}"),
                       key=f"method_sensitivity_run_{t.lang}")
 bw_curve, bw_markers, bw_nodes = _sensitivity(run_id)
-calculon = sensitivity.calculon_inputs()
+calculon = sensitivity.calculon_inputs(run_id)
 families = {f: q.family for f, q in load_catalog().fabrics.items()}
 S = {k[len("sensitivity."):]: t(k) for k in catalog("en") if k.startswith("sensitivity.")}
 S["_lang"] = t.lang
@@ -201,8 +201,11 @@ if math.isfinite(bw_curve.knee_gbs):
                   knee=f"{bw_curve.knee_gbs:.3g}", own=f"MFU {pct(own.mfu)}"))
 else:
     st.markdown(t("sensitivity.knee_off_grid", share=share, unbounded=pct(bw_curve.unbounded_mfu)))
-st.markdown(t("sensitivity.calculon_found") if calculon["curve"] else
-            t("sensitivity.calculon_not_found", searched=calculon["searched"]))
+st.markdown(t("sensitivity.calculon_found", searched=calculon["searched"], share=share, knee=f"{bw_curve.knee_gbs:.3g}",
+              unbounded=pct(bw_curve.unbounded_mfu), cal_unbounded=pct(calculon["unbounded"]),
+              cal_knee=f"{calculon['knee_gbs']:.3g}") if calculon["curve"] else
+            t("sensitivity.calculon_other_run", searched=calculon["searched"],
+              run=t(f"sensitivity.ref.{calculon['run']}")))
 
 st.subheader(t("method.claims"))
 st.caption(t("method.claims_intro"))

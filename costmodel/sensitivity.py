@@ -173,16 +173,26 @@ def markers(run_id: str, fabrics: list[str] | None = None) -> list[Marker]:
     return out
 
 
-def calculon_inputs() -> dict:
-    """Calculon's A100 inter-node inputs and whether its published curve is available.
+def calculon_inputs(run_id: str | None = None) -> dict:
+    """Calculon's A100 inter-node inputs and its curve, run by this project for one published run.
 
     ``gbs_per_gpu`` is the achievable bandwidth (line × efficiency) [GB/s]; ``curve`` is a list of
-    ``(GB/s, efficiency)`` pairs or None when the values were not found; ``source`` keys.
+    ``(GB/s per GPU, Calculon's total efficiency)`` pairs for ``run`` (None when ``run_id`` names
+    another run or no values are stored); ``unbounded`` its value at unlimited bandwidth; ``knee_gbs``
+    the least bandwidth with ``knee_share`` of it [GB/s]; ``source``/``curve_source`` reference keys.
     """
     c = settings()["calculon"]
     line, eff = float(c["a100_gbs_per_gpu"]["typical"]), float(c["a100_efficiency"]["typical"])
-    return {"line_gbs_per_gpu": line, "efficiency": eff, "gbs_per_gpu": line * eff,
-            "curve": c.get("curve"), "source": c["a100_gbs_per_gpu"]["source"], "curve_source": c["curve_source"],
+    curve = c.get("curve")
+    if run_id is not None and run_id != c.get("run"):
+        curve = None
+    knee = float("nan")
+    if curve:
+        x, y = np.array(curve, dtype=float).T
+        knee = _knee(x, y, float(settings()["knee_share"]["typical"]) * float(c["unbounded"]))
+    return {"line_gbs_per_gpu": line, "efficiency": eff, "gbs_per_gpu": line * eff, "run": c.get("run"),
+            "curve": curve, "unbounded": c.get("unbounded"), "knee_gbs": knee, "metric": c.get("metric"),
+            "source": c["a100_gbs_per_gpu"]["source"], "curve_source": c["curve_source"],
             "searched": c["searched"]}
 
 

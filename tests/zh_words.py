@@ -86,6 +86,7 @@ CITED = (
     "tech-talk-cto", "H100 Freakonomics", "HGX", "Thinkmate", "FS.com", "Cisco Smart Net Total Care",
     "visualfoodie.com", "excitingip.com",
     # file paths and code identifiers
+    "calculon-ai/calculon", "c02c5e90", "a100_80g", "gpt3-175B",
     "doc/PERFORMANCE.md", "src/graph/tuning.cc", "calculon/llm/llm.py", "shared/seeds/000_2724ac920a2469df.txt",
     "all_reduce_perf", "bucket_cap_mb", "ib_write_lat", "ib_send_lat", "TCP_RR", "n_layer", "d_model",
     # the all-to-all calibration slot (issue 12)

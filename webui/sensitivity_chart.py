@@ -33,12 +33,13 @@ def bandwidth_chart(curve: Curve, markers: Sequence[Marker], calculon: Mapping, 
 
     Traces: the model's MFU (``mfu``) and compute share (``compute_share``) over the grid; one
     marker per fabric on its own evaluation (hover: line rate, achievable bandwidth, MFU);
-    Calculon's published curve (``calculon_curve``) when ``calculon["curve"]`` holds values.
-    Lines: MFU at unlimited bandwidth (``unbounded``), the knee (``knee``), Calculon's A100
-    input (``calculon_input``). Without Calculon's values a note says so (``calculon_missing``).
+    Calculon's curve as run by this project (``calculon_curve``; hover ``calculon_eff``) when
+    ``calculon["curve"]`` holds values for this run. Lines: MFU at unlimited bandwidth (``unbounded``),
+    the knee (``knee``), Calculon's A100 input (``calculon_input``). For a run without Calculon
+    values a note says which run has them (``calculon_missing``).
 
     Label keys: ``chart_title``, ``axis_bw``, ``axis_eff``, ``mfu``, ``compute_share``,
-    ``unbounded``, ``knee``, ``calculon_input``, ``calculon_curve``, ``calculon_missing``,
+    ``unbounded``, ``knee``, ``calculon_input``, ``calculon_curve``, ``calculon_eff``, ``calculon_missing``,
     ``line_rate``, ``achievable``.
     """
     x = [float(v) for v in curve.gbs_per_gpu]
@@ -69,17 +70,22 @@ def bandwidth_chart(curve: Curve, markers: Sequence[Marker], calculon: Mapping, 
             hovertemplate="%{hovertext}<extra></extra>",
         ))
     points = calculon.get("curve") or []
-    if points:
+    if points:  # Calculon run by this project on the same run (its total efficiency, its MFU analogue)
+        name = _t(labels, "calculon_curve")
         traces.append(dict(
             type="scatter", x=[float(p[0]) for p in points], y=[100.0 * float(p[1]) for p in points],
-            mode="lines+markers", name=_t(labels, "calculon_curve"), line=dict(color=CALCULON_COLOR, dash="dot"),
-            hovertemplate="%{x} GB/s: %{y:.1f} %<extra></extra>",
+            mode="lines+markers", name=name, line=dict(color=CALCULON_COLOR, width=2, dash="dot"),
+            marker=dict(size=5, color=CALCULON_COLOR),
+            hovertext=[f"<b>{name}</b><br>{bw_t}: {_num(float(p[0]), separators)}<br>"
+                       f"{_t(labels, 'calculon_eff')}: {_pct(float(p[1]), separators)}" for p in points],
+            hovertemplate="%{hovertext}<extra></extra>",
         ))
     top = 100.0 * max(curve.unbounded_compute_share, curve.unbounded_mfu, *(mk.mfu for mk in markers))
     shapes = [dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=100.0 * curve.unbounded_mfu,
                    y1=100.0 * curve.unbounded_mfu, line=dict(color=MFU_COLOR, width=1, dash="dot"))]
-    annotations = [dict(xref="x domain", x=0.0, xanchor="left", yref="y", y=100.0 * curve.unbounded_mfu,
-                        yanchor="bottom", showarrow=False, font=dict(size=11, color=MFU_COLOR),
+    annotations = [dict(xref="x domain", x=1.0 if points else 0.0, xanchor="right" if points else "left",
+                        yref="y", y=100.0 * curve.unbounded_mfu, yanchor="bottom",  # right: clear of Calculon's
+                        showarrow=False, font=dict(size=11, color=MFU_COLOR),
                         text=f"{_t(labels, 'unbounded')}: {_pct(curve.unbounded_mfu, separators)}")]
     lo, hi = x[0], x[-1]
     cal_x = float(calculon.get("gbs_per_gpu", math.nan))

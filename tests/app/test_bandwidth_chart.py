@@ -52,11 +52,23 @@ def test_the_chart_draws_the_models_curve_and_each_fabric_at_its_own_evaluation(
 
 
 def test_without_calculons_values_the_chart_says_so_and_draws_no_calculon_point(data):
-    cal = {**sens.calculon_inputs(), "curve": None}
+    cal = sens.calculon_inputs("korthikanti-1t")  # Calculon was run for the 175 B run only
     fig = _fig(data, cal)
     texts = [a["text"] for a in fig["layout"]["annotations"]]
-    assert any("not available in our sources" in x for x in texts)
+    assert any("computed for GPT 175 B on 1,536 A100 only" in x for x in texts)
     assert not any("Calculon" in tr["name"] for tr in fig["data"])
+
+
+def test_the_chart_draws_calculons_run_beside_ours(data):
+    cal = sens.calculon_inputs(RUN)
+    fig = _fig(data, cal)
+    drawn = [tr for tr in fig["data"] if tr["name"] == "Calculon (run by us)"]
+    assert len(drawn) == 1
+    assert list(drawn[0]["x"]) == pytest.approx([p[0] for p in cal["curve"]])
+    assert list(drawn[0]["y"]) == pytest.approx([100 * p[1] for p in cal["curve"]])
+    assert not any("only" in a["text"] for a in fig["layout"]["annotations"])
+    zh = _fig(data, cal, "zh")
+    assert any(tr["name"] == "Calculon（由我们运行）" for tr in zh["data"])
 
 
 def test_with_calculons_values_the_curve_is_drawn_and_the_note_goes(data):
@@ -92,6 +104,10 @@ def test_the_method_page_shows_the_chart_for_every_reference_run(lang):
         knee = f"{c.knee_gbs:.3g}" if math.isfinite(c.knee_gbs) else None
         assert knee is None or f"{knee} GB/s" in md
         assert "Calculon" in md
+        cal = sens.calculon_inputs(run_id)
+        if cal["curve"]:
+            assert f"{cal['knee_gbs']:.3g} GB/s" in md or f"{cal['knee_gbs']:.3g}" in md
+            assert any("Calculon" in tr.get("name", "") for tr in spec["data"])
         if lang == "zh":
             stray = {w for x in _chart_texts(spec) for w in latin_words(x)}
             stray |= {w for m in at.markdown for w in latin_words(m.value)}

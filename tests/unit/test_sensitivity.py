@@ -121,16 +121,42 @@ def test_the_grid_comes_from_the_data_file_and_bad_grids_are_refused():
         sens.curve("no-such-run")
 
 
-def test_calculon_inputs_are_the_system_files_and_no_curve_is_invented():
+def test_calculon_inputs_are_the_system_files_and_the_curve_is_cited():
     c = sens.calculon_inputs()
     assert c["gbs_per_gpu"] == pytest.approx(c["line_gbs_per_gpu"] * c["efficiency"])
     from costmodel.catalog import load_catalog
 
     refs = load_catalog().references
     assert c["source"] in refs and c["curve_source"] in refs
+    assert "not the paper" in refs[c["curve_source"]].title  # labelled as our run of Calculon
     curve = c["curve"]
-    # either not found (None) or published pairs (GB/s per GPU, efficiency share) with a figure to cite
-    assert curve is None or all(len(p) == 2 and p[0] > 0 and 0 < p[1] <= 1 for p in curve)
+    assert curve is not None and all(len(p) == 2 and p[0] > 0 and 0 < p[1] <= 1 for p in curve)
+
+
+def test_calculons_curve_spans_our_grid_and_never_falls_as_bandwidth_grows():
+    c = sens.calculon_inputs("megatron-175b-1536")
+    x, y = np.array(c["curve"], dtype=float).T
+    grid = sens.bandwidth_grid()
+    assert len(x) >= 12 and x[0] <= grid[0] * 1.01 and x[-1] >= grid[-1] * 0.99
+    assert np.all(np.diff(x) > 0)
+    assert np.all(np.diff(y) >= 0), "Calculon's efficiency fell with more bandwidth"
+    assert y[-1] <= c["unbounded"] <= 1  # unlimited bandwidth is the ceiling
+    # its knee is where its own values cross knee_share of its ceiling
+    share = sens.settings()["knee_share"]["typical"]
+    k = c["knee_gbs"]
+    below, above = y[x < k], y[x >= k]
+    assert below.size and above.size
+    assert below.max() < share * c["unbounded"] <= above.min()
+
+
+def test_calculons_curve_belongs_to_its_run_only():
+    run = sens.settings()["calculon"]["run"]
+    assert run in sens.settings()["references"]
+    assert sens.calculon_inputs(run)["curve"]
+    for other in sens.settings()["references"]:
+        if other != run:
+            c = sens.calculon_inputs(other)
+            assert c["curve"] is None and not np.isfinite(c["knee_gbs"])
 
 
 def test_the_docs_table_is_the_models():
@@ -139,3 +165,18 @@ def test_the_docs_table_is_the_models():
     assert embedded == sens.markdown().strip(), "run docs/regen_claims.sh"
     shots = re.findall(r"\((screenshots/method-bandwidth-[\w-]+\.png)\)", doc)
     assert shots and all((Path(__file__).resolve().parents[2] / "docs" / s).is_file() for s in shots)
+
+
+def test_the_docs_quote_calculons_run_as_stored():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "validation.md").read_text(encoding="utf-8")
+    lines = [ln.strip() for ln in doc.splitlines()]
+    head = next(ln for ln in lines if ln.startswith("| achievable GB/s per GPU |"))
+    row = next(ln for ln in lines if ln.startswith("| Calculon (run by us), total efficiency |"))
+    xs = [float(v) for v in [c.strip() for c in head.strip("|").split("|")][1:-2]]
+    cells = [c.strip() for c in row.strip("|").split("|")][1:]
+    cal = sens.calculon_inputs("megatron-175b-1536")
+    x, y = np.array(cal["curve"], dtype=float).T
+    for xv, cell in zip(xs, cells[:-2], strict=True):
+        i = int(np.argmin(np.abs(np.log(x / xv))))
+        assert abs(np.log(x[i] / xv)) < 0.05 and cell == f"{100 * y[i]:.1f} %", (xv, cell)
+    assert cells[-2] == f"{100 * cal['unbounded']:.1f} %" and cells[-1] == f"{cal['knee_gbs']:.3g} GB/s"
