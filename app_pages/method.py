@@ -65,8 +65,8 @@ EQUATIONS = [
         r"\begin{gathered}"
         rf"T = \big(m + \tfrac{{p-1}}{{v}}\big)"
         rf"\big(T_{{mb}} + T_{{TP}} + t_{{{W['p2p']}}} + (1-o)\,t_{{{W['a2a']}}}\big) \\"
-        rf" + \max\!\big(t_{{{W['comm']}}} - W_{{{W['window']}}},\ \tfrac{{t_{{{W['comm']}}}}}{{n_b}}\big)"
-        rf" + \sigma \min(t_{{{W['comm']}}}, W_{{{W['window']}}}) \\"
+        rf" + e + \sigma\,(t_{{{W['comm']}}} - e),\quad "
+        rf"e = \max\!\big(t_{{{W['comm']}}} - W_{{{W['window']}}},\ \tfrac{{t_{{{W['comm']}}}}}{{n_b}}\big) \\"
         rf"W_{{{W['window']}}} = f_{{bwd}}\,T_{{mb}},"
         r"\quad MFU = \frac{F_{MFU}\,B}{T\,N g\,F}"
         r"\end{gathered}",

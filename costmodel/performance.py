@@ -205,8 +205,8 @@ def step_time(
     ar_steps = np.where(sharp > 1.0, np.minimum(2.0, allreduce_steps(spans)), allreduce_steps(spans))
     t_ar = v_ar / (sharp * node_bw_Bps) + cross * n_b * (alpha_base_s + ar_steps * step_lat)
     window = (f_bwd + (zero >= 1) * (1.0 - f_bwd)) * t_mb
-    overlapped = np.minimum(t_ar, window)
-    ar_exposed = np.maximum(t_ar - window, t_ar / n_b) + sm_share_net * overlapped
+    ar_late = np.maximum(t_ar - window, t_ar / n_b)  # beyond the window, and always the last bucket
+    ar_exposed = ar_late + sm_share_net * (t_ar - ar_late)  # the rest overlaps, slowing the kernels by σ
     # ZeRO-3: per micro-batch, per layer with prefetch
     units = np.maximum(1.0, n_layers / pp)
     gather_lat = cross * units * (alpha_base_s + gather_steps(spans) * step_lat)

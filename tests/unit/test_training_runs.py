@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from costmodel import performance, runs
@@ -101,14 +101,16 @@ def test_more_bandwidth_never_slows_a_step(layout, bw, more, params, nodes):
 @settings(max_examples=60, deadline=None)
 @given(bw=st.floats(1e9, 1e12), params=st.floats(1e9, 1e12), nodes=st.sampled_from([4.0, 16.0, 64.0]),
        micro=st.sampled_from([1.0, 2.0, 4.0, 8.0]), zero=st.sampled_from([0.0, 1.0]))
+# found by hypothesis in CI: the SM tax was charged on min(T_ar, window), so a shrinking window lowered it
+@example(bw=86309016043.0, params=1e9, nodes=16.0, micro=1.0, zero=1.0)
 def test_more_micro_batches_never_shrink_the_exposed_data_parallel_reduction(bw, params, nodes, micro, zero):
     """Smaller micro-batches (more of them for the same global batch) leave a shorter window —
     the last micro-batch's backward — to hide the gradient all-reduce behind."""
     few = _step(node_bw_Bps=bw, params=params, nodes=nodes, micro_seqs=micro * 2, zero=zero)
     many = _step(node_bw_Bps=bw, params=params, nodes=nodes, micro_seqs=micro, zero=zero)
     assert many["microbatches"] >= few["microbatches"]
-    # equal when both are one bucket: float noise of a few picoseconds (hypothesis found 4e-12 s)
-    assert many["t_dp_exposed"] >= few["t_dp_exposed"] * (1 - 1e-9) - 1e-10
+    # equal when both leave only the last bucket exposed (relative 1e-12: float rounding)
+    assert many["t_dp_exposed"] >= few["t_dp_exposed"] * (1 - 1e-12)
 
 
 def test_the_window_is_the_last_micro_batch_not_the_step():
