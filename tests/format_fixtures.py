@@ -94,14 +94,7 @@ def v1_file(name: str) -> bytes:
 
 def restore_v1_store(path: Path) -> Path:
     """The format-1 store (kept as SQLite's text dump, ``store.sql``) restored into a new SQLite file."""
-    import sqlite3
-
-    con = sqlite3.connect(path)
-    try:
-        con.executescript((V1 / "store.sql").read_text(encoding="utf-8"))
-    finally:
-        con.close()
-    return path
+    return restore_store(V1, path)
 
 
 # -- format 3 (tests/data/formats/v3, made by commit a72e2d8's code: see its README.md) ---------
