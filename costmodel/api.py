@@ -9,13 +9,13 @@ import pandas as pd
 
 from . import formats, price_books
 from .catalog import Catalog, load_catalog
-from .equal_work import always_busy, size_for_work
+from .equal_work import always_busy, node_grid, size_for_work
 from .errors import ScenarioError
 from .inputs import build
 from .recommend import recommend, seed_rule
 from .results import Result, to_frame, to_result
 from .schema import Scenario
-from .tco import compute
+from .tco import Modes, compute
 from .validation import MAX_SCENARIO_BYTES, clean_text, field_bounds, parse_document, validate_scenario
 
 MAX_SWEEP_POINTS = 5_000_000
@@ -47,8 +47,15 @@ def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
     ('USD', 'tcp-100', 4)
     """
     built = _built(scenario, catalog)
-    out = compute(built.inputs, built.structure)
-    work = size_for_work(built.inputs, built.structure, scenario.workload.target_run_days)
+    st = built.structure
+    # one batch: the scenario, the same cluster always busy, and the equal-work node grid (plan, cluster scope)
+    grid = node_grid(float(scenario.cluster.nodes))
+    n, k = float(scenario.cluster.nodes), len(grid)
+    modes = Modes(always_busy=np.array([st.schedule == "always_busy", True] + [False] * k)[:, None],
+                  fabric_scope=np.array([st.scope == "fabric"] * 2 + [False] * k)[:, None])
+    batch = compute(built.inputs.replace(nodes=np.concatenate([[n, n], grid])[:, None]), st, modes)
+    out = batch.rows(slice(0, 1))
+    work = size_for_work(built.inputs, st, scenario.workload.target_run_days, coarse=batch.rows(slice(2, None)))
     ctx = scenario.context
     family, reasons = seed_rule(scenario.cluster.nodes, scenario.workload.model_params_b,
                                 ctx.budget_tight, ctx.existing_ethernet, ctx.ops_team, catalog)
@@ -60,7 +67,7 @@ def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
         work_cost=work.cost, work_breakdown=work.breakdown,
     )
     return to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes, catalog,
-                     equal_work=work, busy=always_busy(built.inputs, built.structure))
+                     equal_work=work, busy=always_busy(built.inputs, st, batch.rows(slice(1, 2))))
 
 
 def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataFrame:

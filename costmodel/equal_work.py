@@ -8,8 +8,9 @@ cash cost of that cluster over the horizon in cluster scope (servers included: a
 pays for its slowness with nodes), so no value of time enters the headline at all.
 
 One vectorised pass over a node grid (all counts up to :data:`DENSE_UP_TO`, then steps of
-:data:`GRID_STEP`), then one over the whole numbers just below each fabric's first fit: two
-calls of :func:`costmodel.tco.compute`, whatever the number of fabrics.
+:data:`GRID_STEP`), then, when a first fit lies where the grid skips whole numbers, one over the
+whole numbers just below it: at most two calls of :func:`costmodel.tco.compute`, whatever the
+number of fabrics (:func:`costmodel.api.evaluate` folds the first into the scenario's own call).
 """
 
 from __future__ import annotations
@@ -84,11 +85,13 @@ class EqualWork:
 BUSY_KEYS: tuple[str, ...] = ("runs_per_year", "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour")
 
 
-def always_busy(p: Inputs, st: Structure) -> dict[str, np.ndarray]:
+def always_busy(p: Inputs, st: Structure, out: Outputs | None = None) -> dict[str, np.ndarray]:
     """The fixed cluster kept busy all year (``(F,)`` arrays of :data:`BUSY_KEYS`): runs per year
     and the cash cost per run, per million tokens and per useful GPU-hour. Every fabric gets the
-    scenario's nodes; slowness and lost time show as fewer runs, so no value of time enters."""
-    out = compute(p, dataclasses.replace(st, schedule="always_busy"))
+    scenario's nodes; slowness and lost time show as fewer runs, so no value of time enters.
+    ``out``: that row already computed (one row, ``always_busy`` schedule), else it is computed here."""
+    if out is None:
+        out = compute(p, dataclasses.replace(st, schedule="always_busy"))
     return {k: np.asarray(out.metrics[k][0], dtype=float) for k in BUSY_KEYS}
 
 
@@ -108,7 +111,7 @@ def node_grid(nodes: float) -> np.ndarray:
     return np.concatenate([dense, np.minimum(sparse, top)]).astype(float).clip(max=top)
 
 
-def _feasible(p: Inputs, out: Outputs, target_days: float | None) -> np.ndarray:
+def delivers(p: Inputs, out: Outputs, target_days: float | None) -> np.ndarray:
     """``(S, F)``: the row's cluster delivers the plan — it fits the year, memory and the target,
     and the fixed layout exists on it (tensor × pipeline and expert groups within its GPUs)."""
     m = out.metrics
@@ -121,13 +124,20 @@ def _feasible(p: Inputs, out: Outputs, target_days: float | None) -> np.ndarray:
     return np.broadcast_to(ok, out.tco.shape)
 
 
+def cash_cost(out: Outputs) -> np.ndarray:
+    """``(S, F)``: the cash cost over the horizon, ``TCO − time costs`` [currency] (the time costs,
+    :data:`costmodel.ledger.TIME_CATEGORIES`, are opportunity costs, not cash)."""
+    return out.tco - sum(out.breakdown[c] for c in TIME_CATEGORIES)
+
+
 def _first_fit(ok: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per column of ``ok`` ``(S, F)``: the first row that is True, and whether there is one."""
     any_ok = ok.any(axis=0)
     return np.where(any_ok, np.argmax(ok, axis=0), -1), any_ok
 
 
-def size_for_work(p: Inputs, st: Structure, target_run_days: float | None = None) -> EqualWork:
+def size_for_work(p: Inputs, st: Structure, target_run_days: float | None = None,
+                  coarse: Outputs | None = None) -> EqualWork:
     """The fewest whole nodes per fabric that deliver the plan, and the cash cost of the work.
 
     Parameters
@@ -138,6 +148,9 @@ def size_for_work(p: Inputs, st: Structure, target_run_days: float | None = None
         Its choices; the search runs the ``plan`` schedule in ``cluster`` scope.
     target_run_days : float, optional
         The longest run the plan accepts [days].
+    coarse : Outputs, optional
+        The model already run on :func:`node_grid` rows (``plan`` schedule, cluster scope), as
+        :func:`costmodel.api.evaluate` does in the scenario's own batch; else it is run here.
 
     Returns
     -------
@@ -153,15 +166,19 @@ def size_for_work(p: Inputs, st: Structure, target_run_days: float | None = None
     plan = dataclasses.replace(st, schedule="plan", scope="cluster")
     grid = node_grid(float(np.asarray(p.nodes).ravel()[0]))
     coarse_rows = p.replace(nodes=grid[:, None])
-    first, found = _first_fit(_feasible(coarse_rows, compute(coarse_rows, plan), target_run_days))
+    if coarse is None:
+        coarse = compute(coarse_rows, plan)
+    first, found = _first_fit(delivers(coarse_rows, coarse, target_run_days))
     # refine each fabric over the whole numbers from the grid point below its first fit to the fit
     hi = np.where(found, grid[np.maximum(first, 0)], grid[0])
     lo = np.where(first > 0, grid[np.maximum(first - 1, 0)] + 1.0, grid[0])
-    fine = np.unique(np.concatenate([np.arange(a, b + 1.0) for a, b in zip(lo[found], hi[found], strict=True)]
-                                    or [grid[:1]]))
-    rows = p.replace(nodes=fine[:, None])
-    out = compute(rows, plan)
-    ok = _feasible(rows, out, target_run_days) & (fine[:, None] >= lo) & (fine[:, None] <= hi)
+    if np.all(lo[found] == hi[found]):  # every fit is where the grid has every whole number: done
+        fine, rows, out = grid, coarse_rows, coarse
+    else:
+        fine = np.unique(np.concatenate([np.arange(a, b + 1.0) for a, b in zip(lo[found], hi[found], strict=True)]))
+        rows = p.replace(nodes=fine[:, None])
+        out = compute(rows, plan)
+    ok = delivers(rows, out, target_run_days) & (fine[:, None] >= lo) & (fine[:, None] <= hi)
     pick, _ = _first_fit(ok)  # the fit itself is among the rows: every found fabric has one
     cols = np.arange(len(st.fabric_ids))
     pick = np.maximum(pick, 0)
@@ -170,7 +187,7 @@ def size_for_work(p: Inputs, st: Structure, target_run_days: float | None = None
         return np.where(found, np.broadcast_to(values, out.tco.shape)[pick, cols], np.nan)
 
     runs = float(np.asarray(p.runs_per_year).ravel()[0])
-    cost = take(out.tco - sum(out.breakdown[c] for c in TIME_CATEGORIES))
+    cost = take(cash_cost(out))
     return EqualWork(
         fabric_ids=tuple(st.fabric_ids), runs_per_year=runs, target_run_days=target_run_days,
         max_nodes=int(grid[-1]), nodes=np.where(found, fine[pick], 0.0).astype(int), feasible=found,
@@ -179,3 +196,13 @@ def size_for_work(p: Inputs, st: Structure, target_run_days: float | None = None
         network_capex=take(out.amounts["network_capex"]),
         breakdown={c: take(out.breakdown[c]) for c in CASH_CATEGORIES},
     )
+
+
+def at_work_size(p: Inputs, st: Structure, target_run_days: float | None = None
+                 ) -> tuple[Inputs, Structure, EqualWork]:
+    """The inputs with each fabric's ``nodes`` at the size the plan needs (a ``(1, F)`` row; 1 node
+    where no size delivers it, see ``EqualWork.feasible``), the plan's structure (``plan`` schedule,
+    cluster scope) and the sizing itself: what the equal-work figures of a batch are computed on."""
+    work = size_for_work(p, st, target_run_days)
+    nodes = np.where(work.feasible, work.nodes, 1).astype(float)[None, :]
+    return p.replace(nodes=nodes), dataclasses.replace(st, schedule="plan", scope="cluster"), work

@@ -376,7 +376,7 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
                 arrays[name] = q(name, sources[group](spec.name), scale)
             else:
                 arrays[name] = fq(name, fab_specs if group == "fabric" else fab_prices, spec.name, scale)
-    arrays.update(_finance_carbon(scenario))
+    arrays.update({k: _scalar(v) for k, v in finance_carbon_terms(scenario).items()})
     inputs = Inputs(**arrays)
     structure = Structure(
         horizon_years=fi.horizon_years,
@@ -394,14 +394,15 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     return Built(inputs, structure, uncertain)
 
 
-def _finance_carbon(scenario: Scenario) -> dict[str, np.ndarray]:
-    """Tax rate, depreciation lives and grid factor: the scenario's value, else its region's preset."""
+def finance_carbon_terms(scenario: Scenario) -> dict[str, float]:
+    """Tax rate [0-1], depreciation lives [years] and grid factor [kg CO₂e/kWh] the model uses: the
+    scenario's own value, else its region's preset."""
     fi, fa = scenario.finance, scenario.facility
     preset = regions.tax_preset(fi.tax_region)
     chosen = {"tax_rate": fi.tax_rate, "dep_years_servers": fi.depreciation_years_servers,
               "dep_years_network": fi.depreciation_years_network}
     keys = dict(zip(chosen, regions.TAX_KEYS, strict=True))
-    out = {k: _scalar(preset[keys[k]].typical if v is None else v) for k, v in chosen.items()}
-    out["grid_kg_per_kwh"] = _scalar(regions.grid_factor(fa.grid_region).typical if fa.grid_kg_per_kwh is None
-                                     else fa.grid_kg_per_kwh)
+    out = {k: float(preset[keys[k]].typical if v is None else v) for k, v in chosen.items()}
+    out["grid_kg_per_kwh"] = float(regions.grid_factor(fa.grid_region).typical if fa.grid_kg_per_kwh is None
+                                   else fa.grid_kg_per_kwh)
     return out

@@ -19,6 +19,7 @@ the network, CPU overhead, network-caused interruptions, network maintenance and
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,7 +28,7 @@ from . import bom as bom_lines
 from .inputs import Inputs, Structure
 from .ledger import CAPEX_CATEGORIES, CATEGORIES
 from .stages.after_tax import AfterTax, after_tax
-from .stages.batch import broadcast_inputs, compact_inputs, expand, fields_of
+from .stages.batch import broadcast_inputs, expand, fields_of, float_inputs, take_rows
 from .stages.carbon import carbon
 from .stages.cash_flows import cash_flows
 from .stages.cost_rates import cost_rates
@@ -37,7 +38,18 @@ from .stages.schedule import schedule
 from .stages.step_time import step_time
 from .stages.topology import topology
 
-__all__ = ["CAPEX_CATEGORIES", "CATEGORIES", "Outputs", "compute"]
+__all__ = ["CAPEX_CATEGORIES", "CATEGORIES", "Modes", "Outputs", "compute"]
+
+
+@dataclass(frozen=True)
+class Modes:
+    """Per-row choices for a batch that mixes them, each a boolean array of shape ``(S, 1)``: rows
+    run back to back all year (``always_busy``, else the plan), rows costed in ``fabric`` scope
+    (else the whole cluster). One :func:`compute` call then serves the scenario, its always-busy
+    twin and the equal-work node grid at once (:func:`costmodel.api.evaluate`)."""
+
+    always_busy: np.ndarray
+    fabric_scope: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -58,6 +70,12 @@ class Outputs:
     bom_priced: dict[str, bom_lines.Line]  # the priced bill (costmodel.bom.LINES); adds up to network capex
     running: dict[str, np.ndarray]  # the network's yearly running costs (costmodel.bom.RUNNING) [currency/year]
     taxes: AfterTax | None = None  # depreciation, deductions, tax shield, after-tax totals (issue 13)
+
+    def rows(self, rows: slice) -> Outputs:
+        """The outputs of the batch rows ``rows`` only (views, no copies)."""
+        n = self.tco.shape[0]
+        return Outputs(**{f.name: getattr(self, f.name) if f.name == "structure" else
+                          take_rows(getattr(self, f.name), rows, n) for f in dataclasses.fields(self)})
 
     def yearly(self) -> dict[str, np.ndarray]:
         """Cost per category and year, arrays of shape ``(S, F, H+1)``."""
@@ -84,18 +102,21 @@ class Outputs:
                 "total_after_tax": self.yearly_total() - shield}
 
 
-def compute(p: Inputs, st: Structure) -> Outputs:
+def compute(p: Inputs, st: Structure, modes: Modes | None = None) -> Outputs:
     """Evaluate the whole model for every row and fabric: the stages of :mod:`costmodel.stages`.
 
     Inputs are broadcast once to ``(S, F)``; then topology → step time → reliability →
-    schedule → cost rates (the money ledger) → cash flows → metrics.
+    schedule → cost rates (the money ledger) → cash flows → metrics. ``modes`` gives each row
+    its own schedule and scope (default: the structure's, for every row).
     """
-    p = broadcast_inputs(p)
-    topo = expand(topology(compact_inputs(p)), p.nodes.shape)  # the same for every draw of a batch
+    own = float_inputs(p)  # each input at its own shape: what a batch varies has more than one row
+    p = broadcast_inputs(own)
+    topo = expand(topology(own), p.nodes.shape)  # computed once for what every draw of a batch shares
     step = step_time(p, topo, search=st.parallelism == "best")
     rel = reliability(p, topo)
-    sched = schedule(p, step, rel, st.schedule)
-    rates = cost_rates(p, topo, step, rel, sched, st.scope, st.horizon_years)
+    sched = schedule(p, step, rel, st.schedule if modes is None else modes.always_busy)
+    rates = cost_rates(p, topo, step, rel, sched, st.scope if modes is None else modes.fabric_scope,
+                       st.horizon_years)
     flows = cash_flows(p, rates.amounts, st.horizon_years, st.payment)
     figures = metrics(p, topo, step, rel, sched, rates, flows, st.horizon_years)
     env = fields_of(p)

@@ -267,7 +267,8 @@ def _layout(title: str | None, separators: str, *, xaxis: Mapping | None = None,
         xaxis = dict(exponentformat="none", separatethousands=True, **(xaxis or {}))
         yaxis = dict(exponentformat="none", separatethousands=True, **(yaxis or {}))
     layout = dict(
-        template=pio.templates[TEMPLATE].to_plotly_json(),
+        # a page's lite figure gets LITE_TEMPLATE in _figure: no deep copy of the full template for it
+        template=None if _LITE.get() else pio.templates[TEMPLATE].to_plotly_json(),
         separators=plotly_separators(separators),
         # no title: an empty title object, as update_layout(title=None) used to leave
         title=dict(text=title, x=0.0, xanchor="left", y=0.98, yanchor="top", font=dict(size=16)) if title else {},

@@ -12,7 +12,7 @@ import costmodel
 from costmodel import regions
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_number, format_share
-from costmodel.inputs import build
+from costmodel.inputs import finance_carbon_terms
 
 from .i18n import Translator
 from .labels import reference_title
@@ -50,8 +50,8 @@ def carbon_rows(res, names: dict[str, str]) -> list[list[str]]:
 def tax_note(t: Translator, scenario: costmodel.Scenario) -> str:
     """The tax rules applied: region, rate, lives and their source, or that the figures are pre-tax."""
     fi = scenario.finance
-    p = build(scenario).inputs
-    rate = float(p.tax_rate.ravel()[0])
+    terms = finance_carbon_terms(scenario)  # what the model used, without building every input
+    rate = terms["tax_rate"]
     if rate == 0:
         return t("fincarbon.pre_tax_note")
     preset = regions.tax_preset(fi.tax_region)
@@ -59,8 +59,7 @@ def tax_note(t: Translator, scenario: costmodel.Scenario) -> str:
     own = fi.tax_rate is not None
     source = t("fincarbon.own_value") if own else reference_title(t, refs[preset["tax_rate"].source])
     return t("fincarbon.tax_note", region=t(f"opt.finance.tax_region.{fi.tax_region}"), rate=format_share(rate, 1),
-             servers=f"{float(p.dep_years_servers.ravel()[0]):g}",
-             network=f"{float(p.dep_years_network.ravel()[0]):g}", source=source)
+             servers=f"{terms['dep_years_servers']:g}", network=f"{terms['dep_years_network']:g}", source=source)
 
 
 def grid_note(t: Translator, scenario: costmodel.Scenario) -> str:

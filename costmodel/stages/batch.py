@@ -26,8 +26,9 @@ def broadcast_inputs(p: Inputs) -> Inputs:
 
     Notes
     -----
-    ``np.broadcast_arrays`` makes views without copying; every stage after this one computes
-    element-wise on ``(S, F)`` arrays, so every result has that shape too.
+    Broadcasting makes views without copying (the inputs of one shape are stacked first, so there is
+    one broadcast per shape); every stage after this one computes element-wise on ``(S, F)``
+    arrays, so every result has that shape too.
 
     >>> from costmodel.inputs import build
     >>> from costmodel.schema import Scenario
@@ -36,12 +37,26 @@ def broadcast_inputs(p: Inputs) -> Inputs:
     >>> b.nodes.shape, b.pue.shape, b.nic_price.shape
     ((3, 4), (3, 4), (3, 4))
     """
-    names = [f.name for f in dataclasses.fields(p)]
-    arrays = [np.asarray(getattr(p, n), dtype=float) for n in names]
-    shape = np.broadcast_shapes(*(a.shape for a in arrays))
-    # an array already of the batch shape is kept as it is (stages never write to their inputs)
-    return Inputs(**{n: a if a.shape == shape else np.broadcast_to(a, shape)
-                     for n, a in zip(names, arrays, strict=True)})
+    fields = fields_of(float_inputs(p))
+    shape = np.broadcast_shapes(*{a.shape for a in fields.values()})
+    out, groups = {}, {}
+    for name, a in fields.items():
+        if a.shape == shape:  # already of the batch shape: kept as it is (stages never write to their inputs)
+            out[name] = a
+        else:
+            groups.setdefault(a.shape, []).append(name)
+    # one broadcast per input shape, not one per input: the inputs of a shape stacked, broadcast to
+    # (k, S, F) once, then each taken as a view (read-only, like the broadcast itself)
+    for names in groups.values():
+        block = np.broadcast_to(np.stack([fields[n] for n in names]), (len(names), *shape))
+        out.update({n: block[i] for i, n in enumerate(names)})
+    return Inputs(**out)
+
+
+def float_inputs(p: Inputs) -> Inputs:
+    """Every input as a float array of its own shape (no broadcast): the smallest views a stage that
+    reads only what a batch does not vary can compute on (the topology in a Monte Carlo run)."""
+    return Inputs(**{name: np.asarray(a, dtype=float) for name, a in fields_of(p).items()})
 
 
 def fields_of(p: Inputs) -> dict[str, np.ndarray]:
@@ -79,3 +94,22 @@ def expand(obj, shape: tuple[int, ...]):
         return v
 
     return dataclasses.replace(obj, **{f.name: grow(getattr(obj, f.name)) for f in dataclasses.fields(obj)})
+
+
+def take_rows(obj, rows: slice, n: int):
+    """``obj`` (a stage's result, an array, or a dict of them) cut to the batch rows ``rows``: every
+    array of at least two dimensions whose first axis is the batch's ``n`` rows is sliced; everything
+    else (per-year schedules, scalars, names) is kept as it is.
+
+    >>> a = np.arange(6.0).reshape(3, 2)
+    >>> take_rows({"a": a, "y": np.ones(3)}, slice(1, 2), 3)["a"].tolist()
+    [[2.0, 3.0]]
+    """
+    if isinstance(obj, np.ndarray):
+        return obj[rows] if obj.ndim >= 2 and obj.shape[0] == n else obj
+    if isinstance(obj, dict):
+        return {k: take_rows(v, rows, n) for k, v in obj.items()}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return dataclasses.replace(obj, **{f.name: take_rows(getattr(obj, f.name), rows, n)
+                                           for f in dataclasses.fields(obj) if f.init})
+    return obj

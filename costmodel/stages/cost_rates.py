@@ -33,7 +33,7 @@ class CostRates:
 
 
 def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: Schedule,
-               scope: str, horizon_years: int) -> CostRates:
+               scope: str | np.ndarray, horizon_years: int) -> CostRates:
     """Evaluate the money ledger on the inputs and the physical stages' results.
 
     Parameters
@@ -42,8 +42,10 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
         Broadcast inputs: prices [currency], powers [W, kW], ``pue``, ``electricity_price``
         [currency/kWh], staff [currency/node-year], CPU shares [0-1].
     topo, step, rel, sched : earlier stages
-    scope : str
-        ``cluster`` (the whole cluster's costs) or ``fabric`` (only what the network causes).
+    scope : str or ndarray
+        ``cluster`` (the whole cluster's costs) or ``fabric`` (only what the network causes); or a
+        boolean array broadcasting to ``(S, F)``, True where a row is costed in ``fabric`` scope
+        (one batch holding rows of both scopes, see :class:`costmodel.tco.Modes`).
     horizon_years : int
 
     Returns
@@ -69,7 +71,9 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     .. [2] Q. Cai et al., "Understanding host network stack overheads", SIGCOMM 2021 (CPU cores
        per Gb/s of TCP traffic).
     """
-    fabric_only = scope == "fabric"
+    fabric_only = (scope == "fabric") if isinstance(scope, str) else np.asarray(scope, dtype=bool)
+    cluster = 1.0 - np.asarray(fabric_only, dtype=float)
+    cluster = float(cluster) if cluster.ndim == 0 else cluster  # 1 in cluster scope, 0 in fabric scope
     n, g = p.nodes, p.gpus_per_node
     busy_h = sched.busy_hours
     gpu_busy_kw = g * p.gpu_tdp_kw * p.gpu_busy_frac + p.host_power_kw
@@ -78,10 +82,8 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     net_kw = (topo.endpoints * p.nic_power_w + topo.switches * p.switch_power_w
               + topo.transceivers * p.optic_power_w + links["dac"] * p.cable_power_w
               + links["aec"] * p.aec_power_w + links["aoc"] * p.aoc_power_w) / W_PER_KW
-    if fabric_only:
-        kwh_site = n * gpu_busy_kw * busy_h * step.wait_share
-    else:
-        kwh_site = n * (busy_h * gpu_busy_kw + (HOURS_PER_YEAR - busy_h) * gpu_idle_kw)
+    kwh_site = np.where(fabric_only, n * gpu_busy_kw * busy_h * step.wait_share,
+                        n * (busy_h * gpu_busy_kw + (HOURS_PER_YEAR - busy_h) * gpu_idle_kw))
     traffic_gbps = step.node_bw_Bps * 8.0 / GIGA
     duty = np.minimum(1.0, step.t_wire / step.t_step)
     busy = np.minimum(1.0, step.t_comm / step.t_step)  # share of the step with collectives in flight
@@ -92,7 +94,7 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     # switches on site are reused by Ethernet-family fabrics whose port rate they support
     reuse = p.reuse_existing_switches * p.ethernet * (p.port_bps <= p.existing_switch_gbps * GIGA * (1.0 + 1e-9))
     drivers = {
-        "scope_cluster": 0.0 if fabric_only else 1.0,
+        "scope_cluster": cluster,
         "endpoints": topo.endpoints,
         "spare_nodes": rel.spare_nodes,  # hot spares (issue 13)
         "switches": topo.switches_bought,
@@ -104,12 +106,12 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
         "transceivers": topo.transceivers_bought,
         "fibre_links": links["fibre"],
         "links": topo.node_links + topo.switch_links,
-        "frontend_nodes": n * p.frontend_network * (0.0 if fabric_only else 1.0),
+        "frontend_nodes": n * p.frontend_network * cluster,
         "kwh_network": net_kw * HOURS_PER_YEAR,
         "kwh_site": kwh_site,
         "cpu_share": cpu_share,
         "busy_h": busy_h,
-        "lost_h": sched.network_lost_hours if fabric_only else sched.lost_hours,
+        "lost_h": np.where(fabric_only, sched.network_lost_hours, sched.lost_hours),
         "wait_h": busy_h * step.wait_share,
         "vch": vch,
     }

@@ -27,7 +27,7 @@ class Schedule:
     network_lost_hours: np.ndarray  # of which the network's [h]
 
 
-def schedule(p: Inputs, step: StepTime, rel: Reliability, kind: str) -> Schedule:
+def schedule(p: Inputs, step: StepTime, rel: Reliability, kind: str | np.ndarray) -> Schedule:
     """Hours per run and per year, and the interruptions and lost hours they bring.
 
     Parameters
@@ -36,8 +36,9 @@ def schedule(p: Inputs, step: StepTime, rel: Reliability, kind: str) -> Schedule
         Broadcast inputs: ``tokens_per_run``, ``batch_tokens`` [tokens], ``runs_per_year``.
     step, rel : StepTime, Reliability
         Read ``t_step`` [s]; ``goodput``, ``failure_loss``, rates [1/h] and ``net_share``.
-    kind : str
-        ``plan`` (the runs per year asked for) or ``always_busy`` (a full year).
+    kind : str or ndarray
+        ``plan`` (the runs per year asked for) or ``always_busy`` (a full year); or a boolean array
+        broadcasting to ``(S, F)``, True where a row is always busy (see :class:`costmodel.tco.Modes`).
 
     Returns
     -------
@@ -57,10 +58,8 @@ def schedule(p: Inputs, step: StepTime, rel: Reliability, kind: str) -> Schedule
     """
     run_hours = (p.tokens_per_run / p.batch_tokens * step.t_step / SECONDS_PER_HOUR / rel.goodput
                  + rel.setup_s / SECONDS_PER_HOUR)  # setup and debugging before productive training
-    if kind == "always_busy":
-        required = np.full(run_hours.shape, HOURS_PER_YEAR)
-    else:
-        required = p.runs_per_year * run_hours
+    all_year = (kind == "always_busy") if isinstance(kind, str) else np.asarray(kind, dtype=bool)
+    required = np.where(all_year, HOURS_PER_YEAR, p.runs_per_year * run_hours)
     busy_h = np.minimum(required, HOURS_PER_YEAR)
     lost_hours = busy_h * rel.failure_loss
     return Schedule(
