@@ -1,4 +1,5 @@
-"""Risk: tornado of ΔTCO vs the baseline, and the Monte Carlo spread of every fabric's TCO."""
+"""Risk: tornado of ΔTCO (or of the Δ cost of the same work) vs the baseline, the Monte Carlo spread of
+every fabric's TCO, and the same work under uncertainty."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import streamlit as st
 
 from costmodel.catalog import load_catalog
 from costmodel.quantities import spec
-from webui import charts, compute, keys, labels, session
-from webui.fincarbon_inputs import tornado_metric
+from webui import charts, compute, keys, labels, risk_choices, session
+from webui import report_work_risk as work_rows
+from webui.text import markdown_table, md_escape
 
 t = session.translator()
 money = session.money()
@@ -30,9 +32,13 @@ def tornado_section() -> None:
         st.info(t("scale.need_two"))
         return
     fabric = keys.selectbox(st, t("risk.fabric"), options, name="risk_fabric", format_func=names.get)
-    df = compute.tornado(skey, fabric, tornado_metric(t, scenario))  # after-tax ΔTCO when taxed (issue 13)
+    res = compute.evaluate(skey, _scenario=scenario)
+    metric = risk_choices.tornado_metric(t, scenario, res, fabric, names)  # after tax, same work (issue 13)
+    df = compute.tornado(skey, fabric, metric)
     st.plotly_chart(
-        charts.lite(charts.tornado_chart, df, L, money.display.short, money.rate), key="chart_tornado", width="stretch"
+        charts.lite(charts.tornado_chart, df, risk_choices.chart_labels(L, t, metric), money.display.short,
+                    money.rate),
+        key="chart_tornado", width="stretch",
     )
 
 
@@ -43,7 +49,8 @@ def monte_carlo_section() -> None:
     draws = c1.select_slider(t("risk.draws"), [1_000, 2_000, 5_000, 10_000, 20_000], value=10_000, key="risk_draws")
     seed_lo, seed_hi = spec("analysis.mc_seed").bounds()
     seed = c2.number_input(t("risk.seed"), min_value=seed_lo, max_value=seed_hi, value=1, step=1, key="risk_seed")
-    tco, summary = compute.monte_carlo(skey, int(draws), int(seed))
+    metric = risk_choices.mc_metric(t, scenario)  # the TCO after tax when taxed (issue 13)
+    tco, summary = compute.monte_carlo(skey, int(draws), int(seed), metric)
     st.plotly_chart(
         charts.lite(
             charts.mc_histogram,
@@ -52,7 +59,7 @@ def monte_carlo_section() -> None:
             names,
             families,
             summary,
-            L,
+            risk_choices.chart_labels(L, t, metric),
             money.display.short,
             money.rate,
         ),
@@ -70,6 +77,12 @@ def monte_carlo_section() -> None:
     )
     st.dataframe(table, hide_index=True, width="stretch", key="risk_table")
     st.caption(t("risk.mc_note", draws=f"{int(draws):,}", seed=int(seed)))
+    # the same work under uncertainty: each fabric's equal-work cluster in the same draws (issue 13)
+    st.subheader(t("work_mc.title"))
+    work = compute.work_monte_carlo(skey, int(draws), int(seed))
+    rows = work_rows.rows(t, work, names, money.short, scenario.cluster.nodes)
+    st.markdown(markdown_table(work_rows.header(t), rows))
+    st.caption(md_escape(work_rows.note(t, scenario, int(scenario.finance.horizon_years))))
 
 
 tornado_section()

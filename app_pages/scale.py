@@ -11,7 +11,7 @@ from costmodel import breakeven
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_sig
 from costmodel.recommend import LARGE_NODES, SMALL_NODES
-from webui import charts, compute, keys, labels, quote, session
+from webui import charts, compute, keys, labels, quote, risk_choices, session
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -116,7 +116,7 @@ def solver_section() -> None:
             be.deltas,
             [shown(r) for r in be.roots],
             shown(be.current_value),
-            L,
+            risk_choices.chart_labels(L, t, be.metric),  # the tax rate: ΔTCO after tax (issue 13)
             money.display.short,
             money.rate,
             x_title,
@@ -133,6 +133,8 @@ def solver_section() -> None:
                   unit=unit))
     st.caption(t("scale.current", value=format_sig(shown(be.current_value), 6), unit=unit,
                  delta=money.short(be.current_delta)))
+    if be.metric == "tco_after_tax":
+        st.caption(t("fincarbon.solver_after_tax"))
 
 
 sweep_section()

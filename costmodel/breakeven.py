@@ -50,12 +50,13 @@ class ParamInfo:
     integer: bool = False
     fixed_window: tuple[float, float] | None = None
     zero_window_hi: float = 1.0
+    after_tax: bool = False  # the solver measures the after-tax ΔTCO (the tax inputs move nothing else)
 
 
 def _param(q: quantities.QuantitySpec) -> ParamInfo:
     lo, hi = q.model_bounds()
     return ParamInfo(q.model.field, q.per_fabric, q.model.unit, lo, hi, integer=q.integer,
-                     fixed_window=q.solve.window, zero_window_hi=q.solve.zero_window_hi)
+                     fixed_window=q.solve.window, zero_window_hi=q.solve.zero_window_hi, after_tax=q.solve.after_tax)
 
 
 # generated from the registry (data/quantities.yaml, entries with ``solve``): scenario level,
@@ -79,7 +80,8 @@ class BreakEven:
     ``values`` is the grid of the input [``PARAMETERS[parameter].unit``], ``deltas`` ΔTCO on it
     [currency], ``roots`` the values where ΔTCO changes sign (ascending) and ``direction`` for
     each root whether the upgrade is cheaper above or below it. ``applies_to`` is the fabric
-    whose column was varied (None for scenario-level inputs).
+    whose column was varied (None for scenario-level inputs). ``metric`` is ``tco`` or, for the
+    tax inputs (which move nothing else), ``tco_after_tax``.
     """
 
     parameter: str
@@ -94,6 +96,7 @@ class BreakEven:
     baseline: str = ""
     currency: str = ""
     unit: str = ""
+    metric: str = "tco"
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,8 @@ class _Problem:
             arr[:, self.col] = values
         else:
             arr = values.reshape(-1, 1).astype(float)
-        tco = compute(p.replace(**{name: arr}), self.built.structure).tco
+        out = compute(p.replace(**{name: arr}), self.built.structure)
+        tco = out.metrics["tco_after_tax"] if self.info.after_tax else out.tco
         return tco[:, self.fab_j] - tco[:, self.base_j]
 
 
@@ -171,7 +175,8 @@ def _check_values(info: ParamInfo, values, what: str = "values", whole: bool | N
 
 def delta_curve(scenario: Scenario, fabric: str, parameter: str, values,
                 applies_to: str | None = None) -> np.ndarray:
-    """ΔTCO = TCO(``fabric``) − TCO(baseline) [currency] for each of the 1-D ``values``.
+    """ΔTCO = TCO(``fabric``) − TCO(baseline) [currency] for each of the 1-D ``values`` (after tax
+    for the tax inputs, ``PARAMETERS[parameter].after_tax``).
 
     ``values`` are in ``PARAMETERS[parameter].unit``; for a per-fabric input they replace the
     column of ``applies_to`` (default ``fabric``; may be the baseline). One model call.
@@ -326,6 +331,7 @@ def break_even(scenario: Scenario, fabric: str, parameter: str, lo: float | None
         current_delta=current_delta, values=_ro(grid), deltas=_ro(deltas),
         roots=[float(r) for r in roots], direction=direction, fabric=prob.fabric,
         baseline=prob.baseline, currency=prob.built.structure.currency, unit=info.unit,
+        metric="tco_after_tax" if info.after_tax else "tco",
     )
 
 

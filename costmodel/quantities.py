@@ -62,6 +62,7 @@ class Solve:
     zero_window_hi: float
     window: tuple[float, float] | None = None
     floor: float | None = None
+    after_tax: bool = False  # it moves only the after-tax TCO (tax rate, tax lives): solve that ΔTCO
 
 
 @dataclass(frozen=True)
@@ -216,8 +217,11 @@ def _entry(raw: dict) -> QuantitySpec:
             window = tuple(float(_number(qid, "solve.window", w, allow_none=False)) for w in window)
             if len(window) != 2 or not window[0] < window[1]:
                 raise CatalogError(f"quantities.yaml: {qid}: solve.window must be [low, high] with low < high")
+        if not isinstance(s.get("after_tax", False), bool):
+            raise CatalogError(f"quantities.yaml: {qid}: solve.after_tax must be true or false")
         solve = Solve(float(_number(qid, "solve.zero_window_hi", s.get("zero_window_hi"), allow_none=False)),
-                      window, None if s.get("floor") is None else float(_number(qid, "solve.floor", s["floor"])))
+                      window, None if s.get("floor") is None else float(_number(qid, "solve.floor", s["floor"])),
+                      bool(s.get("after_tax", False)))
     if (swing == "scenario" or solve) and (model is None or lo is None or hi is None):
         raise CatalogError(f"quantities.yaml: {qid}: a swung or solvable input needs model, min and max")
     if (swing == "scenario" or solve) and raw.get("min_exclusive") and (solve is None or solve.floor is None):

@@ -23,6 +23,7 @@ import pandas as pd
 
 from . import quantities
 from .catalog import load_catalog
+from .equal_work import at_work_size, cash_cost
 from .errors import ChoiceError, RangeError
 from .inputs import Inputs, Structure, Uncertain, build
 from .schema import Scenario
@@ -130,9 +131,11 @@ def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> Monte
     )
 
 
-def _swing_rows(built, fabric_j: int, base_j: int, swing: float):
-    """(name, fabric or None, low array dict, high array dict) for each tornado input."""
-    p: Inputs = built.inputs
+def _swing_rows(built, fabric_j: int, base_j: int, swing: float, p: Inputs | None = None,
+                skip: tuple[str, ...] = ()):
+    """(name, fabric or None, low array dict, high array dict) for each tornado input; scenario inputs
+    swing around their values in ``p`` (default: the scenario's), those in ``skip`` stay."""
+    p = built.inputs if p is None else p
     rows = []
     for u in built.uncertain:
         if u.per_fabric:
@@ -143,6 +146,8 @@ def _swing_rows(built, fabric_j: int, base_j: int, swing: float):
         else:
             rows.append((u.name, None, u.low, u.high))
     for name, (lo_b, hi_b) in SCENARIO_SWINGS.items():
+        if name in skip:
+            continue
         typ = getattr(p, name)
         lo = np.clip(typ * (1.0 - swing), lo_b, hi_b)
         hi = np.clip(typ * (1.0 + swing), lo_b, hi_b)
@@ -152,8 +157,9 @@ def _swing_rows(built, fabric_j: int, base_j: int, swing: float):
     return rows
 
 
-#: what the tornado can measure: the pre-tax TCO or the after-tax one (issue 13)
-TORNADO_METRICS = ("tco", "tco_after_tax")
+#: what the tornado can measure: the pre-tax TCO, the after-tax one, or the cash cost of the plan's
+#: work on each fabric's equal-work cluster (issue 13)
+TORNADO_METRICS = ("tco", "tco_after_tax", "work_cost")
 
 
 def tornado(scenario: Scenario, fabric: str | None = None, metric: str = "tco") -> pd.DataFrame:
@@ -161,8 +167,10 @@ def tornado(scenario: Scenario, fabric: str | None = None, metric: str = "tco") 
 
     Ranged catalog quantities swing over their [low, high]; scenario inputs by ± the
     ``tornado_swing_frac`` of defaults.yaml. ``fabric`` defaults to the first non-baseline
-    fabric; ``metric`` is ``tco`` (pre-tax) or ``tco_after_tax`` (which the tax inputs move).
-    Rows are sorted by swing, largest first.
+    fabric; ``metric`` is ``tco`` (pre-tax), ``tco_after_tax`` (which the tax inputs move) or
+    ``work_cost``: the cash cost of the plan's work, each fabric on the cluster sized for it at
+    typical values (:func:`costmodel.equal_work.at_work_size`, its layout kept; the node count is
+    then not swung). Rows are sorted by swing, largest first.
 
     >>> df = tornado(Scenario(), "ib-ndr-400")
     >>> {"parameter", "delta_low", "delta_high", "swing"} <= set(df.columns)
@@ -181,17 +189,27 @@ def tornado(scenario: Scenario, fabric: str | None = None, metric: str = "tco") 
         raise ChoiceError(f"fabric {fabric!r} is not among the scenario's fabrics {ids}", "fabric", ids, fabric)
     fab_j = ids.index(fabric)
     swing = load_catalog().constant("tornado_swing_frac")
-    rows = _swing_rows(built, fab_j, base_j, swing)
+    p = built.inputs
+    if metric == "work_cost":
+        p, st, work = at_work_size(p, st, scenario.workload.target_run_days)
+        unsized = [ids[j] for j in dict.fromkeys((fab_j, base_j)) if not work.feasible[j]]
+        if unsized:
+            raise ChoiceError(f"no cluster up to {work.max_nodes:,} nodes delivers the plan on {unsized[0]!r}, so "
+                              "the cost of its work has no value to swing; choose the pre-tax or after-tax TCO",
+                              "metric", ["tco", "tco_after_tax"], metric)
+        p, st = layout_at_typical(p, st)
+    rows = _swing_rows(built, fab_j, base_j, swing, p, skip=("nodes",) if metric == "work_cost" else ())
     n = len(rows)
     batch = {}
     for name in {r[0] for r in rows}:
-        typ = getattr(built.inputs, name)
+        typ = getattr(p, name)
         batch[name] = np.repeat(typ, 2 * n + 1, axis=0)
     for i, (name, _, lo, hi) in enumerate(rows):
         batch[name][2 * i] = lo[0]
         batch[name][2 * i + 1] = hi[0]
-    out = compute(built.inputs.replace(**batch), st)
-    total = out.tco if metric == "tco" else out.metrics[metric]
+    out = compute(p.replace(**batch), st)
+    total = {"tco": out.tco, "work_cost": cash_cost(out)}.get(metric) if metric != "tco_after_tax" \
+        else out.metrics[metric]
     delta = total[:, fab_j] - total[:, base_j]
     base_delta = float(delta[-1])
     records = []

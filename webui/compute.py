@@ -4,12 +4,14 @@ the sweep table, break-even node counts — and only format and draw them."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import streamlit as st
 
 import costmodel
-from costmodel import breakeven, crossings
+from costmodel import breakeven, crossings, work_risk
 from costmodel.results import Result
 
 SWEEP_NODES = np.unique(np.geomspace(2, 16_384, 400).round().astype(int))
@@ -46,14 +48,23 @@ def node_break_evens(scenario_json: str, metric: str) -> list[crossings.NodeBrea
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def monte_carlo(scenario_json: str, draws: int, seed: int) -> tuple[np.ndarray, pd.DataFrame]:
+def monte_carlo(scenario_json: str, draws: int, seed: int, metric: str = "tco") -> tuple[np.ndarray, pd.DataFrame]:
+    """TCO per draw and fabric and its summary; ``metric`` ``tco_after_tax``: the after-tax TCO's."""
     mc = costmodel.monte_carlo(_load(scenario_json), draws=draws, seed=seed)
+    if metric == "tco_after_tax":
+        mc = dataclasses.replace(mc, tco=mc.tco_after_tax)
     return mc.tco, mc.summary()
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def work_monte_carlo(scenario_json: str, draws: int, seed: int) -> pd.DataFrame:
+    """The same work under uncertainty: :meth:`costmodel.work_risk.WorkMonteCarlo.summary`."""
+    return work_risk.work_monte_carlo(_load(scenario_json), draws=draws, seed=seed).summary()
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def tornado(scenario_json: str, fabric: str, metric: str = "tco") -> pd.DataFrame:
-    return costmodel.tornado(_load(scenario_json), fabric, metric)  # metric: tco or tco_after_tax (issue 13)
+    return costmodel.tornado(_load(scenario_json), fabric, metric)  # tco, tco_after_tax or work_cost (issue 13)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -4,10 +4,7 @@ the electricity grid and its emission factor (Facility). Empty numbers take the 
 
 from __future__ import annotations
 
-import streamlit as st
-
 from costmodel import regions
-from costmodel.inputs import build
 
 from . import widgets
 
@@ -29,12 +26,3 @@ def grid_inputs(t, scenario) -> None:
     widgets.choice(t, "facility.grid_region", list(regions.GRID_REGIONS))
     widgets.number(t, "facility.grid_kg_per_kwh", placeholder_value=regions.grid_factor(scenario.facility.grid_region
                                                                                        ).typical, digits=4, step=0.01)
-
-
-def tornado_metric(t, scenario) -> str:
-    """The Risk page's tornado measure: ``tco`` (pre-tax ΔTCO), or ``tco_after_tax`` when the
-    scenario is taxed and the after-tax toggle is on (the tax inputs move only that one)."""
-    if float(build(scenario).inputs.tax_rate.ravel()[0]) == 0:
-        return "tco"
-    return "tco_after_tax" if st.toggle(t("fincarbon.tornado_after_tax"), key="risk_after_tax",
-                                        help=t("fincarbon.tornado_after_tax_help")) else "tco"

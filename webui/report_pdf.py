@@ -31,6 +31,7 @@ from costmodel.formatting import format_number, format_share
 from costmodel.presets import list_presets
 from costmodel.tco import CATEGORIES
 from costmodel.timeline import cumulative
+from costmodel.work_risk import work_monte_carlo
 
 from . import charts, equal_work_panel, labels, share
 from .bom_rows import bom_section
@@ -40,6 +41,7 @@ from .report_fincarbon import fincarbon_section
 from .report_reliability import reliability_section
 from .report_rent import rent_section
 from .report_training import training_section
+from .report_work_risk import REPORT_DRAWS, REPORT_SEED, work_risk_section
 from .titles import scenario_title
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -197,7 +199,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
         (charts.tornado_chart(costmodel.tornado(scenario, best.id if best.id != base.id else None), L, show, rate)
          if len(res.fabrics) > 1 else None, ""),
     ]
-    mc = costmodel.monte_carlo(scenario, draws=5000, seed=1)
+    mc = costmodel.monte_carlo(scenario, draws=REPORT_DRAWS, seed=REPORT_SEED)
     figs.append((charts.mc_histogram(mc.tco, list(mc.fabric_ids), names, fams, mc.summary(), L, show, rate), ""))
     figures = [fig for fig, _ in figs if fig is not None]
     for i, (_, note) in enumerate((fig, note) for fig, note in figs if fig is not None):
@@ -208,6 +210,8 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     parts.append(rent_section(t, scenario, res, names, _table, conv))  # own vs rent (issue 13)
     parts.append(reliability_section(t, res, names, _table))  # issue 13
     parts.append(fincarbon_section(t, scenario, res, names, _table, fm))  # after tax and carbon (issue 13)
+    parts.append(work_risk_section(t, scenario, work_monte_carlo(scenario, REPORT_DRAWS, REPORT_SEED).summary(),
+                                   names, _table, fm, h))  # the same work under uncertainty (issue 13)
     parts.append(f"<h2>{e(t('pdf.cash_flows'))}</h2>")
     parts.append(resale_note)
     for f in res.fabrics:

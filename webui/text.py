@@ -31,3 +31,17 @@ def md_escape(text: str) -> str:
     '\\\\*\\\\*bold\\\\*\\\\* \\\\[x\\\\]\\\\(javascript\\\\:alert\\\\(1\\\\)\\\\) \\\\<b\\\\>'
     """
     return _MD_SPECIAL.sub(r"\\\1", inert(str(text))).replace("\n", " ")
+
+
+def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    """A Markdown table: the header as given (our own labels), the cells escaped; first column
+    left-aligned, the others right-aligned (a small table needs no Arrow round trip on every rerun).
+
+    >>> print(markdown_table(["a", "b"], [["x|y", "1"]]))
+    | a | b |
+    |:--|--:|
+    | x\\|y | 1 |
+    """
+    return "\n".join(["| " + " | ".join(header) + " |",
+                      "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|",
+                      *["| " + " | ".join(md_escape(str(c)) for c in row) + " |" for row in rows]])

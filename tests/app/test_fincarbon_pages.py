@@ -1,5 +1,5 @@
 """Finance and carbon in the app (issue 13): the Compare panel, the Cluster inputs and the Risk
-page's after-tax tornado, for a taxed scenario opened from a share link, in en and zh."""
+page's after-tax tornado and histogram, for a taxed scenario opened from a share link, in en and zh."""
 
 from __future__ import annotations
 
@@ -39,22 +39,31 @@ def test_cluster_page_has_the_tax_and_grid_inputs():
     assert any(t("wr.pct.finance.tax_rate").split(" [")[0] in lab for lab in labels)
 
 
+def _measure(at, name: str):
+    found = [w for w in at.button_group if str(w.key).startswith(name + "#")]
+    assert len(found) <= 1
+    return found[0] if found else None
+
+
 def test_risk_tornado_switches_to_the_after_tax_delta():
     at = open_page("risk", "en", p=PRESET, s=_taxed())
     before = _tornado(at)
-    toggle = [w for w in at.toggle if w.key == "risk_after_tax"]
-    assert len(toggle) == 1
-    toggle[0].set_value(True).run()
+    control = _measure(at, "risk_tornado_metric")
+    assert control is not None
+    assert Translator("en")("risk_metric.tco_after_tax") in list(control.options)
+    control.set_value("tco_after_tax").run()
     assert not at.exception
     after = _tornado(at)
     assert after != before  # the bars are the after-tax ΔTCO now
+    assert Translator("en")("risk_metric.axis_delta_after_tax") in after
 
 
 def _tornado(at) -> str:
     specs = plotly_specs(at)
-    return next(json.dumps(v, sort_keys=True) for k, v in specs.items() if "tornado" in k)
+    return next(json.dumps(v, sort_keys=True, ensure_ascii=False) for k, v in specs.items() if "tornado" in k)
 
 
 def test_an_untaxed_scenario_has_no_after_tax_switch():
-    at = open_page("risk", "en", p=PRESET)
-    assert not [w for w in at.toggle if w.key == "risk_after_tax"]
+    at = open_page("risk", "en", p=PRESET, s=share.encode(costmodel.load_preset(PRESET), PRESET))
+    # the intro preset: untaxed, and its baseline cannot deliver the plan, so ΔTCO is the only measure
+    assert _measure(at, "risk_tornado_metric") is None and _measure(at, "risk_mc_metric") is None

@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
 import zipfile
 from pathlib import Path
 
 import numpy as np
-import openpyxl
 import pytest
 import yaml
+from calc import libreoffice_values
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from need import soffice
 from strategies import scenarios
 
 import costmodel
@@ -301,24 +299,10 @@ def test_the_workbook_recalculates_the_after_tax_columns_and_carbon(tmp_path, pa
 
 
 def test_libreoffice_recalculates_the_after_tax_columns(tmp_path):
-    exe = soffice()
     s = _with(load_preset("seed-case3-128xH100"), finance={"tax_region": "us", "payment": "instalments",
                                                            "instalment_months": 30}, facility={"grid_region": "eu"})
     path = _zeroed(tmp_path / "w.xlsx", s)
-    profile = tmp_path / "profile" / "user"
-    profile.mkdir(parents=True)
-    (profile / "registrymodifications.xcu").write_text(
-        '<?xml version="1.0" encoding="UTF-8"?><oor:items xmlns:oor="http://openoffice.org/2001/registry" '
-        'xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
-        '<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse">'
-        "<value>0</value></prop></item></oor:items>", encoding="utf-8")
-    out = tmp_path / "out"
-    subprocess.run([exe, f"-env:UserInstallation={profile.parent.as_uri()}", "--headless", "--norestore",
-                    "--convert-to", "xlsx", "--outdir", str(out), str(path)], check=True, capture_output=True,
-                   timeout=300)
-    book = openpyxl.load_workbook(out / path.name, data_only=True)
-    got = {f"{ws.title}!{c.coordinate}".upper(): c.value for ws in book.worksheets for row in ws.iter_rows()
-           for c in row if isinstance(c.value, int | float)}
+    got = libreoffice_values([path], tmp_path)[path]
     assert _mismatches(got, _expected(s)) == []
 
 

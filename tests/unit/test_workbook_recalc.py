@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import io
 import re
-import subprocess
 import zipfile
 from pathlib import Path
 
 import formulas
-import openpyxl
 import pytest
+from calc import libreoffice_values
 from hypothesis import HealthCheck, given, settings
-from need import soffice
 from strategies import scenarios
 
 import costmodel
@@ -34,13 +32,6 @@ PRESETS = ("seed-case1-8xA10", "seed-case2-24xA100", "seed-case3-128xH100", "see
 COLS = "".join(chr(ord("B") + i) for i in range(len(CATEGORIES)))  # the categories' columns, in CATEGORIES order
 _CACHED = re.compile(rb"(<f>[^<]*</f>)<v>[^<]*</v>")
 # LibreOffice keeps the cached values of a file Excel wrote unless told to recalculate always
-_RECALC_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
- xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse">
-<value>0</value></prop></item>
-</oor:items>
-"""
 
 
 def _write(path: Path, scenario, tamper: bytes | None = None) -> Path:
@@ -103,25 +94,6 @@ def test_the_formulas_engine_sees_a_tampered_formula(tmp_path):
     assert _mismatches(_formulas_engine(path), _expected(scenario))
 
 
-def _libreoffice(paths: list[Path], work: Path) -> dict[Path, dict[str, float]]:
-    """Recalculate ``paths`` with headless LibreOffice; the values it saved, by workbook."""
-    exe = soffice()
-    profile = work / "profile"
-    (profile / "user").mkdir(parents=True, exist_ok=True)
-    (profile / "user" / "registrymodifications.xcu").write_text(_RECALC_ALWAYS, encoding="utf-8")
-    out = work / "recalculated"
-    subprocess.run([exe, f"-env:UserInstallation={profile.as_uri()}", "--headless", "--norestore",
-                    "--convert-to", "xlsx", "--outdir", str(out), *map(str, paths)],
-                   check=True, capture_output=True, timeout=300)
-    values = {}
-    for p in paths:
-        book = openpyxl.load_workbook(out / p.name, data_only=True)
-        values[p] = {f"{ws.title}!{c.coordinate}".upper(): c.value
-                     for ws in book.worksheets for row in ws.iter_rows() for c in row
-                     if isinstance(c.value, int | float)}
-    return values
-
-
 def _instalments() -> costmodel.Scenario:
     """The intro preset bought in 30 monthly instalments at 8 % with 10 % resale (PMT in Calc)."""
     data = costmodel.load_preset("seed-intro-32xA100").model_dump()
@@ -134,7 +106,7 @@ def test_libreoffice_recalculates_the_presets_to_the_model(tmp_path):
     scenarios_ = {pid: costmodel.load_preset(pid) for pid in PRESETS} | {"instalments": _instalments()}
     paths = {pid: _write(tmp_path / f"{pid}.xlsx", s) for pid, s in scenarios_.items()}
     tampered = _write(tmp_path / "tampered.xlsx", scenarios_["seed-intro-32xA100"], tamper=b"in_price_kwh")
-    got = _libreoffice([*paths.values(), tampered], tmp_path)
+    got = libreoffice_values([*paths.values(), tampered], tmp_path)
     for pid, s in scenarios_.items():
         assert _mismatches(got[paths[pid]], _expected(s)) == [], pid
     # the same workbook with one formula changed must disagree: LibreOffice did recalculate

@@ -1,0 +1,89 @@
+"""Risk page (issue 13): the tornado of the Δ cost of the same work, the after-tax histogram, and the
+same work under uncertainty — in en and zh, with the nodes Compare's headline sizes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from apptest_helpers import open_page, plotly_specs
+
+import costmodel
+from webui import share
+from webui.i18n import Translator
+
+SIZED = "seed-case2-24xA100"  # every fabric can deliver the plan
+UNSIZED = "seed-intro-32xA100"  # TCP and iWARP cannot: no cluster up to the search's limit does
+
+
+def _link(preset: str, **finance) -> str:
+    data = costmodel.load_preset(preset).model_dump()
+    data["finance"].update(finance)
+    return share.encode(costmodel.Scenario.model_validate(data), preset)
+
+
+def _control(at, name: str):
+    found = [w for w in at.button_group if str(w.key).startswith(name + "#")]
+    return found[0] if found else None
+
+
+def _spec(at, part: str) -> str:
+    return next(json.dumps(v, sort_keys=True, ensure_ascii=False) for k, v in plotly_specs(at).items() if part in k)
+
+
+def _work_table(at, t) -> list[list[str]]:
+    table = next(m.value for m in at.markdown if m.value.startswith("| " + t("work_mc.col_fabric")))
+    return [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tornado_can_swing_the_cost_of_the_same_work(lang):
+    t = Translator(lang)
+    at = open_page("risk", lang, s=_link(SIZED), p=SIZED)
+    control = _control(at, "risk_tornado_metric")
+    assert control is not None
+    assert list(control.options) == [t("risk_metric.tco"), t("risk_metric.work_cost")]
+    before = _spec(at, "tornado")
+    control.set_value("work_cost").run()
+    assert not at.exception
+    after = _spec(at, "tornado")
+    assert after != before
+    assert t("risk_metric.axis_delta_work") in after and t("risk_metric.tornado_title_work") in after
+    # the node count is fixed at the sized cluster: it is not among the swung inputs
+    assert t("param.nodes") not in after and t("param.nodes") in before
+
+
+def test_no_work_measure_when_the_baseline_cannot_deliver_the_plan():
+    t = Translator("en")
+    at = open_page("risk", "en", s=_link(UNSIZED), p=UNSIZED)
+    assert _control(at, "risk_tornado_metric") is None
+    names = {f.id: f.name for f in costmodel.evaluate(costmodel.load_preset(UNSIZED)).fabrics}
+    note = t("risk_metric.work_unavailable", fabric=names["tcp-100"], max="512")
+    assert any(c.value == note for c in at.caption)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_same_work_under_uncertainty_lists_compares_nodes(lang):
+    t = Translator(lang)
+    at = open_page("risk", lang, s=_link(UNSIZED), p=UNSIZED)
+    assert t("work_mc.title") in [h.value for h in at.subheader]
+    rows = _work_table(at, t)
+    ew = costmodel.evaluate(costmodel.load_preset(UNSIZED)).equal_work
+    assert len(rows) == len(ew.fabric_ids)
+    for row, ok, n in zip(rows, ew.feasible, ew.nodes, strict=True):
+        if ok:
+            assert row[1] == f"{int(n):,}" and row[-1].endswith("%") and row[-2].endswith("%")
+        else:
+            assert row[1] == t("work_mc.none", max="512") and row[2:] == ["—"] * 5
+
+
+def test_the_histogram_shows_the_after_tax_tco_when_taxed():
+    t = Translator("en")
+    at = open_page("risk", "en", s=_link(SIZED, tax_region="cn"), p=SIZED)
+    control = _control(at, "risk_mc_metric")
+    assert control is not None
+    before = _spec(at, "mc")
+    control.set_value("tco_after_tax").run()
+    assert not at.exception
+    after = _spec(at, "mc")
+    assert after != before and t("risk_metric.axis_tco_after_tax") in after
