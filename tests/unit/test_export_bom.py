@@ -7,7 +7,8 @@ import io
 
 import openpyxl
 import pytest
-from test_workbook_recalc import _formulas_engine, _libreoffice, _write
+from calc import libreoffice_values
+from test_workbook_recalc import _formulas_engine, _write
 
 import costmodel
 from costmodel.export_bom import labels
@@ -60,7 +61,7 @@ def test_libreoffice_recalculates_the_bill_to_the_network_capex(tmp_path):
     scenarios = {pid: costmodel.load_preset(pid) for pid in PRESETS}
     paths = {pid: _write(tmp_path / f"{pid}.xlsx", s) for pid, s in scenarios.items()}
     tampered = _write(tmp_path / "tampered.xlsx", scenarios["seed-intro-32xA100"], tamper=b"f0_nic_price")
-    got = _libreoffice([*paths.values(), tampered], tmp_path)
+    got = libreoffice_values([*paths.values(), tampered], tmp_path)
     for pid, s in scenarios.items():
         assert _check(got[paths[pid]], _bill_cells(s)) == [], pid
     assert _check(got[tampered], _bill_cells(scenarios["seed-intro-32xA100"]))
