@@ -85,6 +85,8 @@ CITED = (
     "800G Optical Module Cost Analysis: TCO Optimization for AI Data Centers", "OSFP-DR8", "QSFP-DD", "MPO-16",
     "tech-talk-cto", "H100 Freakonomics", "HGX", "Thinkmate", "FS.com", "Cisco Smart Net Total Care",
     "visualfoodie.com", "excitingip.com",
+    # server prices checked (issue 13): products and the reseller quoted
+    "Xeon", "BlueField", "Broadberry", "OEM", "TB", "Megatron-LM", "DeepSpeed",
     # file paths and code identifiers
     "calculon-ai/calculon", "c02c5e90", "a100_80g", "gpt3-175B",
     "doc/PERFORMANCE.md", "src/graph/tuning.cc", "calculon/llm/llm.py", "shared/seeds/000_2724ac920a2469df.txt",

@@ -193,8 +193,9 @@ def test_carbon_is_energy_times_the_grid_factor(preset, region):
 
 
 def test_the_grid_factors_are_the_published_ones():
-    """China: MEE/NBS national average 2023; US: eGRID2023; EU: EEA 2023 (kg CO2e/kWh)."""
-    assert {r: q["typical"] for r, q in DATA["grid_regions"].items()} == {"cn": 0.5306, "us": 0.348, "eu": 0.21}
+    """China: MEE/NBS national average 2023; US: eGRID2023 rev2 (770.9 lb CO2e/MWh); EU: EEA 2023 (kg CO2e/kWh)."""
+    assert {r: q["typical"] for r, q in DATA["grid_regions"].items()} == {"cn": 0.5306, "us": 0.350, "eu": 0.21}
+    assert 770.9 * 0.453592 / 1000 == pytest.approx(0.350, abs=5e-4)  # lb/MWh → kg/kWh
 
 
 @SLOW
