@@ -89,7 +89,7 @@ def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataF
         raise ScenarioError([("nodes", f"node counts must be whole numbers from {lo} to {hi} (got {arr[bad][0]!r})")])
     built = _built(scenario, catalog)
     inputs = built.inputs.replace(nodes=arr.reshape(-1, 1))
-    out = compute(inputs, built.structure)
+    out = compute(inputs, built.structure, lines=False)
     return to_frame(out, {"nodes": arr.astype(int)})
 
 

@@ -121,7 +121,7 @@ class _Problem:
             arr[:, self.col] = values
         else:
             arr = values.reshape(-1, 1).astype(float)
-        out = compute(p.replace(**{name: arr}), self.built.structure)
+        out = compute(p.replace(**{name: arr}), self.built.structure, lines=False)
         tco = out.metrics["tco_after_tax"] if self.info.after_tax else out.tco
         return tco[:, self.fab_j] - tco[:, self.base_j]
 

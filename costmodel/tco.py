@@ -69,6 +69,7 @@ class Outputs:
     bom: dict[str, np.ndarray]  # bill of materials: items installed and spares, see stages.topology.BOM_KEYS
     bom_priced: dict[str, bom_lines.Line]  # the priced bill (costmodel.bom.LINES); adds up to network capex
     running: dict[str, np.ndarray]  # the network's yearly running costs (costmodel.bom.RUNNING) [currency/year]
+    # (both empty when computed with lines=False)
     taxes: AfterTax | None = None  # depreciation, deductions, tax shield, after-tax totals (issue 13)
 
     def rows(self, rows: slice) -> Outputs:
@@ -102,12 +103,12 @@ class Outputs:
                 "total_after_tax": self.yearly_total() - shield}
 
 
-def compute(p: Inputs, st: Structure, modes: Modes | None = None) -> Outputs:
+def compute(p: Inputs, st: Structure, modes: Modes | None = None, *, lines: bool = True) -> Outputs:
     """Evaluate the whole model for every row and fabric: the stages of :mod:`costmodel.stages`.
 
-    Inputs are broadcast once to ``(S, F)``; then topology → step time → reliability →
-    schedule → cost rates (the money ledger) → cash flows → metrics. ``modes`` gives each row
-    its own schedule and scope (default: the structure's, for every row).
+    Inputs are broadcast once to ``(S, F)``; then topology → step time → reliability → schedule →
+    cost rates (the ledger) → cash flows → metrics. ``modes``: each row's own schedule and scope;
+    ``lines=False``: no priced BOM or running lines (batches that read totals only).
     """
     own = float_inputs(p)  # each input at its own shape: what a batch varies has more than one row
     p = broadcast_inputs(own)
@@ -115,8 +116,7 @@ def compute(p: Inputs, st: Structure, modes: Modes | None = None) -> Outputs:
     step = step_time(p, topo, search=st.parallelism == "best")
     rel = reliability(p, topo)
     sched = schedule(p, step, rel, st.schedule if modes is None else modes.always_busy)
-    rates = cost_rates(p, topo, step, rel, sched, st.scope if modes is None else modes.fabric_scope,
-                       st.horizon_years)
+    rates = cost_rates(p, topo, step, rel, sched, st.scope if modes is None else modes.fabric_scope, st.horizon_years)
     flows = cash_flows(p, rates.amounts, st.horizon_years, st.payment)
     figures = metrics(p, topo, step, rel, sched, rates, flows, st.horizon_years)
     env = fields_of(p)
@@ -129,6 +129,6 @@ def compute(p: Inputs, st: Structure, modes: Modes | None = None) -> Outputs:
         capex_schedule=flows.capex_schedule, recurring_schedule=flows.recurring_schedule,
         discount=flows.discount, tco=flows.tco, pv_cost=flows.pv_cost, breakdown=flows.breakdown,
         metrics=dict(figures.values) | extra, drivers=rates.drivers, bom=dict(topo.bom), taxes=taxes,
-        bom_priced=bom_lines.priced(rates.drivers, env, flows.tco.shape),
-        running=bom_lines.running(rates.amounts, env, flows.tco.shape),
+        bom_priced=bom_lines.priced(rates.drivers, env, flows.tco.shape) if lines else {},
+        running=bom_lines.running(rates.amounts, env, flows.tco.shape) if lines else {},
     )

@@ -42,16 +42,28 @@ SCENARIO_SWINGS: dict[str, tuple[float, float]] = {
 def triangular_ppf(u, low, mode, high):
     """Inverse CDF of the triangular distribution (vectorised); ``low == high`` gives ``low``.
 
-    >>> float(triangular_ppf(0.5, 0.0, 0.5, 1.0))
-    0.5
+    >>> float(triangular_ppf(0.5, 0.0, 0.5, 1.0)), float(triangular_ppf(0.3, 2.0, 2.0, 2.0))
+    (0.5, 2.0)
     """
     u, low, mode, high = (np.asarray(x, dtype=float) for x in (u, low, mode, high))
     span = high - low
-    c = (mode - low) / np.where(span > 0, span, 1.0)
-    below = u < c
-    # one square root per draw: u·span·(mode − low) left of the mode, (1 − u)·span·(high − mode) right
-    root = np.sqrt(np.where(below, u * (mode - low), (1.0 - u) * (high - mode)) * span)
-    return np.where(below, low + root, high - root)
+    left, right = mode - low, high - mode
+    above = u >= left / np.where(span > 0, span, 1.0)
+    # one square root per draw: u·(mode − low)·span left of the mode, (1 − u)·(high − mode)·span right;
+    # computed in place (two draw-sized arrays, not ten: the draws dominate a Monte Carlo's memory traffic)
+    shape = np.broadcast_shapes(u.shape, low.shape, mode.shape, high.shape)
+    out, other = np.empty(shape), np.empty(shape)
+    np.multiply(u, left, out=out)
+    out *= span
+    np.subtract(1.0, u, out=other)
+    other *= right
+    other *= span
+    np.copyto(out, other, where=above)
+    np.sqrt(out, out=out)
+    np.subtract(high, out, out=other)
+    out += low
+    np.copyto(out, other, where=above)
+    return out
 
 
 @dataclass(frozen=True)
@@ -104,7 +116,7 @@ def layout_at_typical(p: Inputs, st: Structure) -> tuple[Inputs, Structure]:
     picks for ``p`` (one row), and a structure that does not search again; else unchanged."""
     if st.parallelism != "best":
         return p, st
-    m = compute(p, st).metrics
+    m = compute(p, st, lines=False).metrics
     fixed = {"tp": m["layout_tp"], "pipeline_stages": m["layout_pp"], "vp": m["layout_vp"],
              "zero": m["layout_zero"], "micro_seqs": m["layout_micro_seqs"], "recompute": m["layout_recompute"]}
     return p.replace(**fixed), dataclasses.replace(st, parallelism="best_at_typical")
@@ -123,7 +135,7 @@ def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> Monte
     rng = np.random.default_rng(seed)
     drawn = _draw(built.uncertain, int(draws), rng)
     typical, structure = layout_at_typical(built.inputs, built.structure)
-    out = compute(typical.replace(**drawn), structure)
+    out = compute(typical.replace(**drawn), structure, lines=False)
     return MonteCarloResult(
         fabric_ids=built.structure.fabric_ids, baseline=scenario.baseline,
         currency=built.structure.currency, tco=out.tco, run_days=out.metrics["run_days"],
@@ -207,7 +219,7 @@ def tornado(scenario: Scenario, fabric: str | None = None, metric: str = "tco") 
     for i, (name, _, lo, hi) in enumerate(rows):
         batch[name][2 * i] = lo[0]
         batch[name][2 * i + 1] = hi[0]
-    out = compute(p.replace(**batch), st)
+    out = compute(p.replace(**batch), st, lines=False)
     total = {"tco": out.tco, "work_cost": cash_cost(out)}.get(metric) if metric != "tco_after_tax" \
         else out.metrics[metric]
     delta = total[:, fab_j] - total[:, base_j]

@@ -72,7 +72,7 @@ def work_monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> 
     p, st, work = at_work_size(built.inputs, built.structure, target)
     p, st = layout_at_typical(p, st)
     rows = p.replace(**drawn)
-    out = compute(rows, st)
+    out = compute(rows, st, lines=False)
     sized = work.feasible[None, :]
     return WorkMonteCarlo(
         fabric_ids=built.structure.fabric_ids, currency=built.structure.currency,
