@@ -10,8 +10,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from costmodel.equal_work import DENSE_UP_TO, SEARCH_FACTOR
-from costmodel.validation import field_bounds
+from costmodel.equal_work import node_grid
 
 from .i18n import Translator
 
@@ -26,7 +25,7 @@ def header(t: Translator) -> list[str]:
 
 def max_nodes(nodes: int) -> int:
     """The largest cluster the equal-work search tries for a scenario of ``nodes`` nodes."""
-    return int(min(field_bounds("cluster.nodes")[1], max(SEARCH_FACTOR * nodes, DENSE_UP_TO)))
+    return int(node_grid(float(nodes))[-1])
 
 
 def rows(t: Translator, summary: pd.DataFrame, names: dict[str, str], money: Callable[[float], str],
