@@ -5,13 +5,14 @@ from __future__ import annotations
 import streamlit as st
 
 from costmodel.catalog import load_catalog
-from costmodel.formatting import format_percent_sig, format_ratio
+from costmodel.formatting import format_ratio
 from costmodel.timeline import cumulative
 from webui import (
     bom_panel,
     calibration,
     charts,
     compute,
+    details,
     equal_work_panel,
     keys,
     labels,
@@ -19,6 +20,7 @@ from webui import (
     reliability_panel,
     rent_panel,
     session,
+    specs_panel,
     titles,
 )
 from webui.carbon_panel import carbon_panel
@@ -121,8 +123,7 @@ with st.container(border=True):
 show = money.display.short  # charts convert with money.rate, then format
 
 
-@st.fragment
-def charts_section() -> None:
+def charts_section() -> None:  # no widget in it: a fragment would only add its bookkeeping
     left, right = st.columns(2)
     with left:
         st.plotly_chart(
@@ -167,48 +168,10 @@ def waterfall_section() -> None:
 
 charts_section()
 waterfall_section()
-bom_panel.render(res, t, money, names)
-
-rent_panel.render(t, money, scenario, res)
-
-carbon_panel(t, scenario, res, money, names)  # after tax and carbon (issue 13)
-
-# --- specifications
-st.subheader(t("compare.specs"))
-spec_rows = []
-for f in fabrics:
-    spec, m = cat.fabrics[f.id], f.metrics
-    spec_rows.append(
-        {
-            t("spec.fabric"): md_escape(names[f.id]),
-            t("spec.nic_gbps"): fmt_number(m["nic_gbps"]),
-            t("spec.busbw"): fmt_number(m["allreduce_busbw_gbs"], 1),
-            t("spec.latency"): fmt_number(m["latency_us"], 1),
-            t("spec.cpu"): f"{m['cpu_overhead_share']:.2%}",
-            t("spec.loss"): format_percent_sig(spec.loss_rate.typical),
-            t("spec.switches"): fmt_number(m["switches"]),
-            t("spec.tiers"): fmt_number(m["tiers"]),
-            t("spec.step"): fmt_number(m["step_time_s"], 2),
-            t("spec.goodput"): f"{m['goodput']:.2%}",
-        }
-    )
-# a Markdown table: the page reruns on every change, and a small table needs no Arrow round trip
-header = list(spec_rows[0])
-st.markdown(
-    "\n".join(
-        [
-            "| " + " | ".join(header) + " |",
-            "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|",
-            *["| " + " | ".join(str(v) for v in row.values()) + " |" for row in spec_rows],
-        ]
-    )
-)
-st.caption(t("compare.specs_note"))
-measured = [f for f in fabrics if f.measured]
-if measured:
-    st.caption(t("calib.compare_note") + "  \n" + "  \n".join(
-        t("calib.measured_by", fabric=md_escape(names[f.id]), summary=md_escape(
-            calibration.label(t, scenario.measurements[f.id]) if f.id in scenario.measurements else f.measured))
-        for f in measured))
-calibration.alltoall_note(t, scenario, fabrics, names)
-reliability_panel.render(t, fabrics, names)  # interruptions by cause, restarts, spares (issue 13)
+details.show(t, {
+    "bom": lambda: bom_panel.render(res, t, money, names),
+    "rent": lambda: rent_panel.render(t, money, scenario, res),
+    "fincarbon": lambda: carbon_panel(t, scenario, res, money, names),  # after tax and carbon (issue 13)
+    "specs": lambda: specs_panel.render(t, scenario, res, names),
+    "reliability": lambda: reliability_panel.render(t, fabrics, names),  # by cause, restarts, spares (issue 13)
+})

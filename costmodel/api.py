@@ -55,7 +55,8 @@ def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
                   fabric_scope=np.array([st.scope == "fabric"] * 2 + [False] * k)[:, None])
     batch = compute(built.inputs.replace(nodes=np.concatenate([[n, n], grid])[:, None]), st, modes)
     out = batch.rows(slice(0, 1))
-    work = size_for_work(built.inputs, st, scenario.workload.target_run_days, coarse=batch.rows(slice(2, None)))
+    work = size_for_work(built.inputs, st, scenario.workload.target_run_days,
+                         coarse=batch.rows(slice(2, None), lines=False))
     ctx = scenario.context
     family, reasons = seed_rule(scenario.cluster.nodes, scenario.workload.model_params_b,
                                 ctx.budget_tight, ctx.existing_ethernet, ctx.ops_team, catalog)
@@ -67,7 +68,7 @@ def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
         work_cost=work.cost, work_breakdown=work.breakdown,
     )
     return to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes, catalog,
-                     equal_work=work, busy=always_busy(built.inputs, st, batch.rows(slice(1, 2))))
+                     equal_work=work, busy=always_busy(built.inputs, st, batch.rows(slice(1, 2), lines=False)))
 
 
 def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataFrame:

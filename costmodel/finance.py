@@ -114,9 +114,10 @@ def irr(values, lo: float = -0.99, iterations: int = 64):
     outlay = np.where(valid, -first, 1.0)
     a = np.full(v.shape[:-1], lo)
     b = np.maximum(1.0, inflows / outlay)
+    neg_years = -np.arange(v.shape[-1], dtype=float)
     for _ in range(iterations):
         mid = 0.5 * (a + b)
-        positive = npv(mid, v) > 0
+        positive = (v * (1.0 + mid)[..., None] ** neg_years).sum(axis=-1) > 0  # npv(mid, v), inlined
         a = np.where(positive, mid, a)
         b = np.where(positive, b, mid)
     return np.where(valid, 0.5 * (a + b), np.nan)

@@ -150,7 +150,8 @@ def memory_of(args: dict) -> np.ndarray:
     ``b = min(b, B/(s d))`` as the step time takes them; computed once per distinct row (a fixed
     layout's memory does not depend on the fabric), returned at the full shape."""
     shape = np.broadcast_shapes(*(np.shape(v) for v in args.values()))
-    a = {k: compact(np.broadcast_to(np.asarray(v, dtype=float), shape)) for k, v in args.items()}
+    a = {k: compact(v if np.ndim(v) == len(shape) else np.broadcast_to(v, shape))  # (k, S, F) already: no broadcast
+         for k, v in ((k, np.asarray(v, dtype=float)) for k, v in args.items())}
     dp = a["nodes"] * a["gpus_per_node"] / (a["tp"] * a["pp"])
     seqs = a["batch_tokens"] / a["seq_len"]
     b = np.minimum(a["micro_seqs"], seqs / dp)

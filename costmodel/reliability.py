@@ -137,17 +137,25 @@ def no_spare_probability(mean_in_repair, spares):
     mu = np.asarray(mean_in_repair, dtype=float)
     s = np.asarray(spares, dtype=float)
     mu, s = np.broadcast_arrays(mu, s)
-    # beyond μ + 12√μ + 30 spares the tail is below 1e-30: sum the Poisson pmf only that far, one
-    # k at a time in logs (memory of one array; e^{−μ} alone would underflow for μ > 745)
+    # beyond μ + 12√μ + 30 spares the tail is below 1e-30: sum the Poisson pmf only that far, in logs
+    # (e^{−μ} alone would underflow for μ > 745)
     kmax = int(np.max(np.minimum(s, np.ceil(mu + 12.0 * np.sqrt(mu) + 30.0)), initial=0.0))
     log_mu = np.log(np.maximum(mu, 1e-300))  # μ = 0: every pmf but k = 0 underflows to 0
-    log_pmf = -mu
+    if mu.size * kmax <= _BLOCK:  # small batch (one scenario): every k in one array op
+        k = np.arange(kmax, dtype=float).reshape((-1,) + (1,) * mu.ndim)
+        log_fact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1.0, max(kmax, 1))))])[:kmax]  # ln k!
+        log_pmf = k * log_mu - mu - log_fact.reshape(k.shape)
+        return np.clip(1.0 - np.where(k < s, np.exp(log_pmf), 0.0).sum(axis=0), 0.0, 1.0)
+    log_pmf = -mu  # large batch (Monte Carlo): one k at a time, the memory of one array
     below = np.zeros(mu.shape)  # P(K ≤ s − 1)
     for k in range(kmax):
         if k:
             log_pmf = log_pmf + log_mu - np.log(k)
         below = below + np.where(k < s, np.exp(log_pmf), 0.0)
     return np.clip(1.0 - below, 0.0, 1.0)
+
+
+_BLOCK = 1 << 16  # numbers (k × batch) up to which no_spare_probability sums every k at once
 
 
 def mean_restart(rates, restart_by_cause):

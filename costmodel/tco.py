@@ -72,11 +72,13 @@ class Outputs:
     # (both empty when computed with lines=False)
     taxes: AfterTax | None = None  # depreciation, deductions, tax shield, after-tax totals (issue 13)
 
-    def rows(self, rows: slice) -> Outputs:
-        """The outputs of the batch rows ``rows`` only (views, no copies)."""
+    def rows(self, rows: slice, *, lines: bool = True) -> Outputs:
+        """The outputs of the batch rows ``rows`` only (views, no copies); ``lines=False``: without the
+        priced BOM, running lines and taxes, as :func:`compute` leaves them for batches that read totals."""
         n = self.tco.shape[0]
-        return Outputs(**{f.name: getattr(self, f.name) if f.name == "structure" else
-                          take_rows(getattr(self, f.name), rows, n) for f in dataclasses.fields(self)})
+        skip = {} if lines else {"bom_priced": {}, "running": {}, "taxes": None}
+        return Outputs(**{f.name: skip[f.name] if f.name in skip else getattr(self, f.name) if f.name == "structure"
+                          else take_rows(getattr(self, f.name), rows, n) for f in dataclasses.fields(self)})
 
     def yearly(self) -> dict[str, np.ndarray]:
         """Cost per category and year, arrays of shape ``(S, F, H+1)``."""

@@ -48,3 +48,18 @@ def keyed(widgets, name: str):
     found = [w for w in widgets if pattern.fullmatch(w.key or "")]
     assert len(found) == 1, (name, [w.key for w in widgets])
     return found[0]
+
+
+def open_details(at: AppTest, panel: str, lang: str = "en") -> AppTest:
+    """Open Compare's details tab ``panel`` (an id of :data:`webui.details.PANELS`), as a click on it
+    does, and rerun the page."""
+    from webui import details, keys
+    from webui.i18n import Translator
+
+    t = Translator(lang)
+    labels = [t(title) for title in details.PANELS.values()]
+    at.session_state[keys.label_key(details.NAME, labels)] = t(details.PANELS[panel])
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.session_state[details.OPEN] == panel
+    return at

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from apptest_helpers import go, open_page
+from apptest_helpers import go, open_details, open_page
 from test_chinese import _page_texts
 from zh_words import latin_words
 
@@ -46,7 +46,8 @@ def test_a_pasted_alltoall_log_is_stored_in_its_own_slot_and_labelled_on_compare
     assert at.text_area(key=f"calib_text_a2a_{FID}").value == ""  # the log is not kept
     at = go(at, "compare")
     assert any(SUMMARY in c for c in _captions(at, "measured all-to-all:")), _captions(at, "measured")
-    assert _captions(at, "All-to-all measured on the fabric")
+    assert not _captions(at, "All-to-all measured on the fabric")  # the specifications tab is closed
+    assert _captions(open_details(at, "specs"), "All-to-all measured on the fabric")
     at = go(at, "assumptions")
     at.button(key=f"calib_remove_a2a_{FID}").click().run()
     assert not at.exception and at.session_state["scenario"].alltoall_measurements == {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from apptest_helpers import open_page, plotly_specs
+from apptest_helpers import open_details, open_page, plotly_specs
 
 import costmodel
 from webui import share
@@ -25,7 +25,7 @@ def _taxed() -> str:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_compare_shows_after_tax_and_carbon(lang):
     t = Translator(lang)
-    at = open_page("compare", lang, p=PRESET, s=_taxed())
+    at = open_details(open_page("compare", lang, p=PRESET, s=_taxed()), "fincarbon", lang)
     assert t("fincarbon.title") in [h.value for h in at.subheader]
     text = "\n".join(m.value for m in at.markdown)
     assert t("fincarbon.col_tco_after", years=5) in text and t("fincarbon.col_t_run") in text

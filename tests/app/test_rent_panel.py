@@ -4,7 +4,7 @@ and says why it is empty in fabric scope or for a GPU without rental prices."""
 from __future__ import annotations
 
 import pytest
-from apptest_helpers import open_page
+from apptest_helpers import open_details, open_page
 from zh_words import latin_words
 
 import costmodel
@@ -24,7 +24,7 @@ def _texts(at) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_panel_shows_the_models_own_vs_rent_figures(lang):
-    at = open_page("compare", lang, p=PRESET)
+    at = open_details(open_page("compare", lang, p=PRESET), "rent", lang)
     t = Translator(lang)
     texts = _texts(at)
     assert t("rent.title") in texts
@@ -56,9 +56,9 @@ def test_the_panel_shows_the_models_own_vs_rent_figures(lang):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_panel_explains_fabric_scope_and_missing_prices(lang):
     t = Translator(lang)
-    at = open_page("compare", lang, p="seed-case2-24xA100")  # fabric scope
+    at = open_details(open_page("compare", lang, p="seed-case2-24xA100"), "rent", lang)  # fabric scope
     assert t("rent.fabric_scope") in [str(i.value) for i in at.info]
-    at = open_page("compare", lang, p="seed-case1-8xA10")  # no rental price for the A10
+    at = open_details(open_page("compare", lang, p="seed-case1-8xA10"), "rent", lang)  # no rental price for the A10
     cat, stored = load_catalog(), rent.load_rental_table().gpus
     names = ", ".join(cat.gpus[g].name for g in stored)
     expected = t("rent.no_prices", gpu=cat.gpus["a10"].name, stored=names)
