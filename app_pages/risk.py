@@ -80,7 +80,7 @@ def monte_carlo_section() -> None:
     # the same work under uncertainty: each fabric's equal-work cluster in the same draws (issue 13)
     st.subheader(t("work_mc.title"))
     work = compute.work_monte_carlo(skey, int(draws), int(seed))
-    rows = work_rows.rows(t, work, names, money.short, scenario.cluster.nodes)
+    rows = work_rows.rows(t, work, names, money.short)
     st.markdown(markdown_table(work_rows.header(t), rows))
     st.caption(md_escape(work_rows.note(t, scenario, int(scenario.finance.horizon_years))))
 

@@ -198,11 +198,12 @@ def size_for_work(p: Inputs, st: Structure, target_run_days: float | None = None
     )
 
 
-def at_work_size(p: Inputs, st: Structure, target_run_days: float | None = None
+def at_work_size(p: Inputs, st: Structure, target_run_days: float | None = None, work: EqualWork | None = None
                  ) -> tuple[Inputs, Structure, EqualWork]:
     """The inputs with each fabric's ``nodes`` at the size the plan needs (a ``(1, F)`` row; 1 node
     where no size delivers it, see ``EqualWork.feasible``), the plan's structure (``plan`` schedule,
-    cluster scope) and the sizing itself: what the equal-work figures of a batch are computed on."""
-    work = size_for_work(p, st, target_run_days)
+    cluster scope) and the sizing itself: what the equal-work figures of a batch are computed on.
+    ``work``: the sizing of these inputs already made (``Result.equal_work``), else it is made here."""
+    work = size_for_work(p, st, target_run_days) if work is None else work
     nodes = np.where(work.feasible, work.nodes, 1).astype(float)[None, :]
     return p.replace(nodes=nodes), dataclasses.replace(st, schedule="plan", scope="cluster"), work

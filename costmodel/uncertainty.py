@@ -23,9 +23,9 @@ import pandas as pd
 
 from . import quantities
 from .catalog import load_catalog
-from .equal_work import at_work_size, cash_cost
+from .equal_work import EqualWork, at_work_size, cash_cost
 from .errors import ChoiceError, RangeError
-from .inputs import Inputs, Structure, Uncertain, build
+from .inputs import Built, Inputs, Structure, Uncertain, build
 from .schema import Scenario
 from .tco import compute
 
@@ -122,24 +122,43 @@ def layout_at_typical(p: Inputs, st: Structure) -> tuple[Inputs, Structure]:
     return p.replace(**fixed), dataclasses.replace(st, parallelism="best_at_typical")
 
 
-def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> MonteCarloResult:
-    """Draw every ranged catalog quantity ``draws`` times and evaluate all fabrics at once.
+@dataclass(frozen=True)
+class Sample:
+    """One Monte Carlo sample of a scenario: its model arrays and ``draws`` values of every ranged
+    quantity (``name → (draws, width)``). :func:`monte_carlo` and
+    :func:`costmodel.work_risk.work_monte_carlo` draw the same sample for the same seed; one
+    sample can feed both (the PDF report does)."""
+
+    built: Built
+    drawn: dict[str, np.ndarray]
+    seed: int
+
+
+def sample(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> Sample:
+    """Build ``scenario`` and draw its ranged quantities ``draws`` times (``seed``: the generator's)."""
+    if not 1 <= int(draws) <= MAX_DRAWS:
+        raise RangeError(f"draws must be between 1 and {MAX_DRAWS:,}", "draws", 1, MAX_DRAWS, draws)
+    built = build(scenario)
+    return Sample(built, _draw(built.uncertain, int(draws), np.random.default_rng(seed)), seed)
+
+
+def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0, *, drawn: Sample | None = None
+                ) -> MonteCarloResult:
+    """Draw every ranged catalog quantity ``draws`` times and evaluate all fabrics at once
+    (``drawn``: a :func:`sample` of ``scenario`` to use instead; ``draws`` and ``seed`` are then its own).
 
     >>> mc = monte_carlo(Scenario(), draws=200, seed=1)
     >>> mc.tco.shape
     (200, 4)
     """
-    if not 1 <= int(draws) <= MAX_DRAWS:
-        raise RangeError(f"draws must be between 1 and {MAX_DRAWS:,}", "draws", 1, MAX_DRAWS, draws)
-    built = build(scenario)
-    rng = np.random.default_rng(seed)
-    drawn = _draw(built.uncertain, int(draws), rng)
+    drawn = drawn or sample(scenario, draws, seed)
+    built = drawn.built
     typical, structure = layout_at_typical(built.inputs, built.structure)
-    out = compute(typical.replace(**drawn), structure, lines=False)
+    out = compute(typical.replace(**drawn.drawn), structure, lines=False)
     return MonteCarloResult(
         fabric_ids=built.structure.fabric_ids, baseline=scenario.baseline,
         currency=built.structure.currency, tco=out.tco, run_days=out.metrics["run_days"],
-        seed=seed, tco_after_tax=out.metrics["tco_after_tax"],
+        seed=drawn.seed, tco_after_tax=out.metrics["tco_after_tax"],
     )
 
 
@@ -174,7 +193,8 @@ def _swing_rows(built, fabric_j: int, base_j: int, swing: float, p: Inputs | Non
 TORNADO_METRICS = ("tco", "tco_after_tax", "work_cost")
 
 
-def tornado(scenario: Scenario, fabric: str | None = None, metric: str = "tco") -> pd.DataFrame:
+def tornado(scenario: Scenario, fabric: str | None = None, metric: str = "tco", *,
+            work: EqualWork | None = None) -> pd.DataFrame:
     """Swing each input to its low and high and record ΔTCO of ``fabric`` vs the baseline.
 
     Ranged catalog quantities swing over their [low, high]; scenario inputs by ± the
@@ -182,7 +202,8 @@ def tornado(scenario: Scenario, fabric: str | None = None, metric: str = "tco") 
     fabric; ``metric`` is ``tco`` (pre-tax), ``tco_after_tax`` (which the tax inputs move) or
     ``work_cost``: the cash cost of the plan's work, each fabric on the cluster sized for it at
     typical values (:func:`costmodel.equal_work.at_work_size`, its layout kept; the node count is
-    then not swung). Rows are sorted by swing, largest first.
+    then not swung; ``work``: that sizing when the caller holds it, as ``Result.equal_work``). Rows are
+    sorted by swing, largest first.
 
     >>> df = tornado(Scenario(), "ib-ndr-400")
     >>> {"parameter", "delta_low", "delta_high", "swing"} <= set(df.columns)
@@ -203,7 +224,7 @@ def tornado(scenario: Scenario, fabric: str | None = None, metric: str = "tco") 
     swing = load_catalog().constant("tornado_swing_frac")
     p = built.inputs
     if metric == "work_cost":
-        p, st, work = at_work_size(p, st, scenario.workload.target_run_days)
+        p, st, work = at_work_size(p, st, scenario.workload.target_run_days, work)
         unsized = [ids[j] for j in dict.fromkeys((fab_j, base_j)) if not work.feasible[j]]
         if unsized:
             raise ChoiceError(f"no cluster up to {work.max_nodes:,} nodes delivers the plan on {unsized[0]!r}, so "

@@ -15,31 +15,32 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .equal_work import at_work_size, cash_cost, delivers
-from .errors import RangeError
-from .inputs import build
+from .equal_work import EqualWork, at_work_size, cash_cost, delivers
 from .schema import Scenario
 from .tco import compute
-from .uncertainty import MAX_DRAWS, PERCENTILES, _draw, layout_at_typical
+from .uncertainty import PERCENTILES, Sample, layout_at_typical, sample
 
 
 @dataclass(frozen=True)
 class WorkMonteCarlo:
     """Per draw and fabric, ``(draws, F)``: the cash cost of each fabric's equal-work cluster over the
     horizon [currency] and whether it delivers the plan in that draw; ``nodes`` ``(F,)`` the size
-    (0 where no size delivers the plan at typical values: those columns are NaN / False)."""
+    (0 where no size delivers the plan at typical values: those columns are NaN / False), up to
+    ``max_nodes``, the largest cluster the sizing tried."""
 
     fabric_ids: tuple[str, ...]
     currency: str
     nodes: np.ndarray
+    max_nodes: int
     cost: np.ndarray
     delivers: np.ndarray
     seed: int
 
     def summary(self) -> pd.DataFrame:
-        """Per fabric: ``nodes``, P10/P50/P90 of the cost of the work, ``prob_first`` (share of draws
-        in which its cluster is the cheapest of the sized ones) and ``prob_delivers`` (share of draws
-        in which that cluster still delivers the plan: the schedule risk of buying that size)."""
+        """Per fabric: ``nodes`` (and ``max_nodes``, the sizing's limit), P10/P50/P90 of the cost of the
+        work, ``prob_first`` (share of draws in which its cluster is the cheapest of the sized ones) and
+        ``prob_delivers`` (share of draws in which that cluster still delivers the plan: the schedule
+        risk of buying that size)."""
         sized = self.nodes > 0
         ok = self.delivers & sized[None, :]
         pct = np.percentile(np.where(sized[None, :], self.cost, 0.0), PERCENTILES, axis=0)
@@ -47,7 +48,7 @@ class WorkMonteCarlo:
         any_ok = np.full(winner.shape, bool(sized.any()))
         rows = []
         for j, fid in enumerate(self.fabric_ids):
-            row = {"fabric": fid, "nodes": int(self.nodes[j])}
+            row = {"fabric": fid, "nodes": int(self.nodes[j]), "max_nodes": self.max_nodes}
             row.update({f"p{p}": float(pct[i, j]) if sized[j] else float("nan") for i, p in enumerate(PERCENTILES)})
             row["prob_delivers"] = float(ok[:, j].mean())
             row["prob_first"] = float((any_ok & (winner == j)).mean())
@@ -55,29 +56,29 @@ class WorkMonteCarlo:
         return pd.DataFrame(rows)
 
 
-def work_monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0) -> WorkMonteCarlo:
+def work_monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0, *, drawn: Sample | None = None,
+                     work: EqualWork | None = None) -> WorkMonteCarlo:
     """Draw the ranged quantities as :func:`costmodel.uncertainty.monte_carlo` does and evaluate each
-    fabric's equal-work cluster (sized at typical values) in every draw.
+    fabric's equal-work cluster (sized at typical values) in every draw. ``drawn``: a
+    :func:`~costmodel.uncertainty.sample` of ``scenario`` to use (its own draws and seed); ``work``:
+    the scenario's sizing already made (``Result.equal_work``), else it is made here.
 
     >>> w = work_monte_carlo(Scenario(), draws=200, seed=1)
     >>> w.cost.shape, bool(w.summary()["prob_delivers"].between(0, 1).all())
     ((200, 4), True)
     """
-    if not 1 <= int(draws) <= MAX_DRAWS:
-        raise RangeError(f"draws must be between 1 and {MAX_DRAWS:,}", "draws", 1, MAX_DRAWS, draws)
-    built = build(scenario)
-    rng = np.random.default_rng(seed)
-    drawn = _draw(built.uncertain, int(draws), rng)  # first, as monte_carlo draws: the same worlds per seed
+    drawn = drawn or sample(scenario, draws, seed)  # the draws monte_carlo makes: the same worlds per seed
+    built = drawn.built
     target = scenario.workload.target_run_days
-    p, st, work = at_work_size(built.inputs, built.structure, target)
+    p, st, work = at_work_size(built.inputs, built.structure, target, work)
     p, st = layout_at_typical(p, st)
-    rows = p.replace(**drawn)
+    rows = p.replace(**drawn.drawn)
     out = compute(rows, st, lines=False)
     sized = work.feasible[None, :]
     return WorkMonteCarlo(
         fabric_ids=built.structure.fabric_ids, currency=built.structure.currency,
-        nodes=np.where(work.feasible, work.nodes, 0).astype(int),
-        cost=np.where(sized, cash_cost(out), np.nan), delivers=delivers(rows, out, target) & sized, seed=seed,
+        nodes=np.where(work.feasible, work.nodes, 0).astype(int), max_nodes=work.max_nodes,
+        cost=np.where(sized, cash_cost(out), np.nan), delivers=delivers(rows, out, target) & sized, seed=drawn.seed,
     )
 
 

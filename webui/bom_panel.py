@@ -11,17 +11,9 @@ from costmodel.results import Result
 from webui import keys, quote, session
 from webui.bom_rows import rows
 from webui.i18n import Translator
-from webui.text import md_escape
+from webui.text import markdown_table
 
 __all__ = ["render", "rows"]
-
-
-def _table(header: list[str], body: list[list[str]], total: list[str] | None = None) -> str:
-    lines = ["| " + " | ".join(header) + " |", "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|"]
-    lines += ["| " + " | ".join(md_escape(c) for c in row) + " |" for row in body]
-    if total:
-        lines.append("| " + " | ".join(f"**{md_escape(c)}**" if c else "" for c in total) + " |")
-    return "\n".join(lines)
 
 
 def render(res: Result, t: Translator, money, names: dict[str, str]) -> None:
@@ -37,9 +29,9 @@ def render(res: Result, t: Translator, money, names: dict[str, str]) -> None:
         header += [t("bom.col.unit_price"), t("bom.col.extended")]
     total = [t("bom.total"), money(fr.network_capex_purchase)] if not prices else \
         [t("bom.total"), "", "", money(fr.network_capex_purchase)]
-    st.markdown(_table(header, rows(fr, t, money, prices), total))
+    st.markdown(markdown_table(header, rows(fr, t, money, prices), total))
     st.caption(t("bom.note"))
     if not prices:
         st.info(t("bom.quote_hidden"), icon="🔒")
-    st.markdown(_table([t("bom.col.running"), t("bom.col.per_year")],
-                       [[t(f"bom.item.{k}"), money(fr.running[k])] for k in bom.RUNNING]))
+    st.markdown(markdown_table([t("bom.col.running"), t("bom.col.per_year")],
+                               [[t(f"bom.item.{k}"), money(fr.running[k])] for k in bom.RUNNING]))

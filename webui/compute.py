@@ -58,13 +58,18 @@ def monte_carlo(scenario_json: str, draws: int, seed: int, metric: str = "tco") 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def work_monte_carlo(scenario_json: str, draws: int, seed: int) -> pd.DataFrame:
-    """The same work under uncertainty: :meth:`costmodel.work_risk.WorkMonteCarlo.summary`."""
-    return work_risk.work_monte_carlo(_load(scenario_json), draws=draws, seed=seed).summary()
+    """The same work under uncertainty: :meth:`costmodel.work_risk.WorkMonteCarlo.summary` (each fabric
+    at the size :func:`evaluate` found for the plan)."""
+    return work_risk.work_monte_carlo(_load(scenario_json), draws=draws, seed=seed,
+                                      work=evaluate(scenario_json).equal_work).summary()
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
 def tornado(scenario_json: str, fabric: str, metric: str = "tco") -> pd.DataFrame:
-    return costmodel.tornado(_load(scenario_json), fabric, metric)  # tco, tco_after_tax or work_cost (issue 13)
+    """ΔTCO swings (tco, tco_after_tax) or those of the cost of the same work (work_cost, on the sizes
+    :func:`evaluate` found), issue 13."""
+    work = evaluate(scenario_json).equal_work if metric == "work_cost" else None
+    return costmodel.tornado(_load(scenario_json), fabric, metric, work=work)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

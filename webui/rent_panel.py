@@ -11,18 +11,7 @@ from webui import report_rent as rr
 from webui.i18n import Translator
 from webui.labels import fabric_names
 from webui.money import Money
-from webui.text import md_escape
-
-
-def _table(header: list[str], rows: list[list[str]], escape_first: bool = False) -> str:
-    """A Markdown table (first column left-aligned, the others right-aligned); the first column
-    escaped when it holds fabric names (as Compare's specifications table does)."""
-    return "\n".join([
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|",
-        *["| " + " | ".join(md_escape(c) if i == 0 and escape_first else c for i, c in enumerate(row)) + " |"
-          for row in rows],
-    ])
+from webui.text import markdown_table, md_escape
 
 
 def render(t: Translator, money: Money, scenario, result) -> None:
@@ -34,11 +23,11 @@ def render(t: Translator, money: Money, scenario, result) -> None:
         return
     names = fabric_names(t)
     st.caption(md_escape(rr.intro(t, o, names)))
-    st.markdown(_table(*rr.price_rows(t, o, money)))
+    st.markdown(markdown_table(*rr.price_rows(t, o, money)))
     st.markdown(f"**{t('rent.owned_heading')}**")
-    st.markdown(_table(*rr.owned_rows(t, o, money, names), escape_first=True))
+    st.markdown(markdown_table(*rr.owned_rows(t, o, money, names)))
     st.markdown(f"**{t('rent.rent_heading')}**")
-    st.markdown(_table(*rr.rented_rows(t, o, money, names), escape_first=True))
+    st.markdown(markdown_table(*rr.rented_rows(t, o, money, names)))
     line = rr.summary(t, o, names)
     if line:
         st.caption(md_escape(line))

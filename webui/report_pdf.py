@@ -24,7 +24,7 @@ import plotly
 import plotly.io as pio
 
 import costmodel
-from costmodel import price_books
+from costmodel import price_books, uncertainty
 from costmodel.claims import check_preset
 from costmodel.currency import shown_rate
 from costmodel.formatting import format_number, format_share
@@ -199,7 +199,8 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
         (charts.tornado_chart(costmodel.tornado(scenario, best.id if best.id != base.id else None), L, show, rate)
          if len(res.fabrics) > 1 else None, ""),
     ]
-    mc = costmodel.monte_carlo(scenario, draws=REPORT_DRAWS, seed=REPORT_SEED)
+    drawn = uncertainty.sample(scenario, REPORT_DRAWS, REPORT_SEED)  # one sample: the histogram and the same-work table
+    mc = costmodel.monte_carlo(scenario, drawn=drawn)
     figs.append((charts.mc_histogram(mc.tco, list(mc.fabric_ids), names, fams, mc.summary(), L, show, rate), ""))
     figures = [fig for fig, _ in figs if fig is not None]
     for i, (_, note) in enumerate((fig, note) for fig, note in figs if fig is not None):
@@ -210,8 +211,8 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     parts.append(rent_section(t, scenario, res, names, _table, conv))  # own vs rent (issue 13)
     parts.append(reliability_section(t, res, names, _table))  # issue 13
     parts.append(fincarbon_section(t, scenario, res, names, _table, fm))  # after tax and carbon (issue 13)
-    parts.append(work_risk_section(t, scenario, work_monte_carlo(scenario, REPORT_DRAWS, REPORT_SEED).summary(),
-                                   names, _table, fm, h))  # the same work under uncertainty (issue 13)
+    work_mc = work_monte_carlo(scenario, drawn=drawn, work=res.equal_work)  # the same work under uncertainty
+    parts.append(work_risk_section(t, scenario, work_mc.summary(), names, _table, fm, h))
     parts.append(f"<h2>{e(t('pdf.cash_flows'))}</h2>")
     parts.append(resale_note)
     for f in res.fabrics:

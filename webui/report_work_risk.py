@@ -10,8 +10,6 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from costmodel.equal_work import node_grid
-
 from .i18n import Translator
 
 #: draws and seed of the report's table (the report's Monte Carlo histogram uses the same)
@@ -23,13 +21,8 @@ def header(t: Translator) -> list[str]:
             t("work_mc.col_delivers")]
 
 
-def max_nodes(nodes: int) -> int:
-    """The largest cluster the equal-work search tries for a scenario of ``nodes`` nodes."""
-    return int(node_grid(float(nodes))[-1])
-
-
-def rows(t: Translator, summary: pd.DataFrame, names: dict[str, str], money: Callable[[float], str],
-         nodes: int) -> list[list[str]]:
+def rows(t: Translator, summary: pd.DataFrame, names: dict[str, str], money: Callable[[float], str]
+         ) -> list[list[str]]:
     """One row per fabric: name, nodes, P10/P50/P90 of the cost of the work, P(cheapest), P(delivers);
     a fabric no size delivers reads "not within N nodes" and dashes."""
     out = []
@@ -38,7 +31,7 @@ def rows(t: Translator, summary: pd.DataFrame, names: dict[str, str], money: Cal
             out.append([names[r.fabric], f"{r.nodes:,}", money(r.p10), money(r.p50), money(r.p90),
                         f"{r.prob_first:.0%}", f"{r.prob_delivers:.0%}"])
         else:
-            out.append([names[r.fabric], t("work_mc.none", max=f"{max_nodes(nodes):,}"), "—", "—", "—", "—", "—"])
+            out.append([names[r.fabric], t("work_mc.none", max=f"{r.max_nodes:,}"), "—", "—", "—", "—", "—"])
     return out
 
 
@@ -58,5 +51,5 @@ def work_risk_section(t: Translator, scenario, summary: pd.DataFrame, names: dic
     if not any(math.isfinite(v) for v in summary["p50"]):
         return ""  # no fabric can deliver the plan: the report's equal-work table already says so
     return "".join([f"<h2>{e(t('work_mc.title'))}</h2>",
-                    table(header(t), rows(t, summary, names, money, scenario.cluster.nodes)),
+                    table(header(t), rows(t, summary, names, money)),
                     f"<p class='muted'>{e(note(t, scenario, years))}</p>"])

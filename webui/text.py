@@ -33,15 +33,19 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", inert(str(text))).replace("\n", " ")
 
 
-def markdown_table(header: list[str], rows: list[list[str]]) -> str:
+def markdown_table(header: list[str], rows: list[list[str]], total: list[str] | None = None) -> str:
     """A Markdown table: the header as given (our own labels), the cells escaped; first column
-    left-aligned, the others right-aligned (a small table needs no Arrow round trip on every rerun).
+    left-aligned, the others right-aligned (a small table needs no Arrow round trip on every rerun);
+    ``total``: a last row in bold (its empty cells stay empty).
 
-    >>> print(markdown_table(["a", "b"], [["x|y", "1"]]))
+    >>> print(markdown_table(["a", "b"], [["x|y", "1"]], ["Total", "1"]))
     | a | b |
     |:--|--:|
     | x\\|y | 1 |
+    | **Total** | **1** |
     """
-    return "\n".join(["| " + " | ".join(header) + " |",
-                      "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|",
-                      *["| " + " | ".join(md_escape(str(c)) for c in row) + " |" for row in rows]])
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|",
+             *["| " + " | ".join(md_escape(str(c)) for c in row) + " |" for row in rows]]
+    if total:
+        lines.append("| " + " | ".join(f"**{md_escape(c)}**" if c else "" for c in total) + " |")
+    return "\n".join(lines)

@@ -19,7 +19,8 @@ PRESET = "seed-case3-128xH100"
 
 
 def _texts(at) -> list[str]:
-    return [str(e.value) for e in (*at.markdown, *at.caption, *at.info, *at.subheader)]
+    """The panel's texts as they read (Markdown's backslash escapes removed)."""
+    return [str(e.value).replace("\\", "") for e in (*at.markdown, *at.caption, *at.info, *at.subheader)]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

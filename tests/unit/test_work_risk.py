@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -22,13 +24,38 @@ def test_the_draws_are_monte_carlos_for_the_same_seed(monkeypatch):
         return seen[-1]
 
     monkeypatch.setattr(uncertainty, "_draw", record)
-    monkeypatch.setattr(work_risk, "_draw", record)
     s = costmodel.load_preset(SIZED)
     uncertainty.monte_carlo(s, draws=300, seed=7)
     work_risk.work_monte_carlo(s, draws=300, seed=7)
     assert len(seen) == 2 and seen[0].keys() == seen[1].keys()
     for name in seen[0]:
         np.testing.assert_array_equal(seen[0][name], seen[1][name])
+
+
+def test_one_sample_and_the_sizing_evaluate_made_give_what_separate_calls_give():
+    s = costmodel.load_preset(SIZED)
+    drawn = uncertainty.sample(s, 400, 5)
+    np.testing.assert_array_equal(uncertainty.monte_carlo(s, drawn=drawn).tco,
+                                  uncertainty.monte_carlo(s, draws=400, seed=5).tco)
+    ew = costmodel.evaluate(s).equal_work
+    shared = work_risk.work_monte_carlo(s, drawn=drawn, work=ew)
+    alone = work_risk.work_monte_carlo(s, draws=400, seed=5)
+    np.testing.assert_array_equal(shared.cost, alone.cost)
+    np.testing.assert_array_equal(shared.delivers, alone.delivers)
+    assert shared.seed == 5 and set(shared.summary()["max_nodes"]) == {ew.max_nodes}
+    fabric = next(f for f in s.fabrics if f != s.baseline)
+    pd_equal = costmodel.tornado(s, fabric, "work_cost", work=ew).equals(costmodel.tornado(s, fabric, "work_cost"))
+    assert pd_equal
+
+
+def test_a_given_sizing_is_the_one_priced():
+    s = costmodel.load_preset(SIZED)
+    ew = costmodel.evaluate(s).equal_work
+    bigger = dataclasses.replace(ew, nodes=ew.nodes + 3)
+    w = work_risk.work_monte_carlo(s, draws=50, seed=1, work=bigger)
+    assert w.nodes.tolist() == (ew.nodes + 3).tolist()
+    cheaper = work_risk.work_monte_carlo(s, draws=50, seed=1, work=ew)
+    assert np.all(w.cost > cheaper.cost)  # more nodes for the same work cost more
 
 
 def test_each_fabric_is_priced_at_the_nodes_equal_work_sized():
