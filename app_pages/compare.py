@@ -67,9 +67,9 @@ equal_work_panel.show(t, money, res, names)
 
 # --- KPI cards: the fixed cluster
 st.subheader(t("compare.fixed_title", nodes=fmt_number(res.nodes)))
-cols = st.columns(len(fabrics))
+cols = st.columns(len(fabrics), border=True)  # bordered columns: a card each, no container inside
 for col, f in zip(cols, fabrics, strict=True):
-    with col, st.container(border=True):
+    with col:
         is_base = f.id == res.baseline
         m = f.metrics
         st.markdown(f"**{names[f.id]}**" + (f" · {t('compare.baseline')}" if is_base else ""))
@@ -116,8 +116,8 @@ with st.container(border=True):
     a, b = st.columns(2)
     a.metric(t("compare.rule"), names.get(rec.rule, "—") if rec.rule else "—", help=t("compare.rule_help"))
     b.metric(t("compare.cost_optimal"), names[rec.cost_optimal], help=t(f"compare.metric_{rec.metric}"))
-    for rc in rec.reason_codes:
-        st.markdown(f"- {md_escape(labels.reason(t, rc, money))}")
+    if rec.reason_codes:  # one Markdown list
+        st.markdown("\n".join(f"- {md_escape(labels.reason(t, rc, money))}" for rc in rec.reason_codes))
 
 # --- charts
 show = money.display.short  # charts convert with money.rate, then format
@@ -137,8 +137,9 @@ def charts_section() -> None:  # no widget in it: a fragment would only add its 
             key="chart_cumulative",
             width="stretch",
         )
-        for c in cum.crossings:
-            st.caption(t("compare.crossing", a=names[c.a], b=names[c.b], month=f"{c.month:.1f}"))
+        if cum.crossings:  # one caption, a line per crossing
+            st.caption("  \n".join(t("compare.crossing", a=names[c.a], b=names[c.b], month=f"{c.month:.1f}")
+                                    for c in cum.crossings))
 
 
 @st.fragment

@@ -47,7 +47,10 @@ st.title(t("{name}.title"))
 {widgets}
 """
 BARE_WIDGETS = {
-    "compare": 'st.selectbox("fabric", ["a", "b", "c"], key="compare_waterfall_fabric")',
+    "compare": ('st.selectbox("fabric", ["a", "b", "c"], key="compare_waterfall_fabric")\n'
+                'tabs = st.tabs(["a", "b", "c", "d", "e"], key="compare_details", on_change="rerun")\n'
+                'with tabs[0]:\n'
+                '    st.selectbox("fabric", ["a", "b", "c"], key="compare_bom_fabric")'),
     "scale": ('st.segmented_control("metric", ["a", "b", "c"], default="a", key="scale_metric")\n'
               'st.selectbox("fabric", ["a", "b"], key="solver_fabric")\n'
               'st.selectbox("parameter", ["a", "b"], key="solver_param")'),

@@ -110,14 +110,18 @@ def irr(values, lo: float = -0.99, iterations: int = 64):
     first = np.take_along_axis(v, lead[..., None], axis=-1)[..., 0]
     valid = (first < 0) & (v.sum(axis=-1) > 0)
     # NPV(r) <= v0 + Σ inflows / (1 + r) for r > 0, so the root lies below Σ inflows / |v0| − 1.
+    out = np.full(valid.shape, np.nan)
+    if not valid.any():  # no series has a root to find (a fabric cheaper throughout, or never paying back)
+        return out
+    v, first = v[valid], first[valid]  # bisect only the series that have one
     inflows = np.where(v > 0, v, 0.0).sum(axis=-1)
-    outlay = np.where(valid, -first, 1.0)
     a = np.full(v.shape[:-1], lo)
-    b = np.maximum(1.0, inflows / outlay)
+    b = np.maximum(1.0, inflows / -first)
     neg_years = -np.arange(v.shape[-1], dtype=float)
     for _ in range(iterations):
         mid = 0.5 * (a + b)
         positive = (v * (1.0 + mid)[..., None] ** neg_years).sum(axis=-1) > 0  # npv(mid, v), inlined
         a = np.where(positive, mid, a)
         b = np.where(positive, b, mid)
-    return np.where(valid, 0.5 * (a + b), np.nan)
+    out[valid] = 0.5 * (a + b)
+    return out

@@ -7,6 +7,7 @@ numpy-financial sign convention (cash out is negative), so it is ``-pv_cost``.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field, fields
 
@@ -64,7 +65,8 @@ class FabricResult:
     network_capex_purchase: float
     compute_capex_purchase: float
     payback_years: float | None
-    irr: float | None
+    #: yearly savings against the baseline, year 0 first [currency] (None for the baseline itself)
+    savings: tuple[float, ...] | None
     breakdown: dict[str, float]
     yearly: list[dict[str, float]]
     metrics: dict[str, float | None]
@@ -81,9 +83,17 @@ class FabricResult:
     #: per year: depreciation, deductions, tax_shield, total_after_tax [currency] (issue 13)
     yearly_tax: list[dict[str, float]] = field(default_factory=list)
 
+    @functools.cached_property
+    def irr(self) -> float | None:
+        """Internal rate of return of the move from the baseline to this fabric (its yearly
+        :attr:`savings`), None when there is none to find; computed when first read."""
+        return None if self.savings is None else _clean(finance.irr(np.array(self.savings)))
+
     def to_dict(self) -> dict:
-        """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy)."""
-        d = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "metrics"}
+        """JSON-ready dict: the fields, with the metrics flattened in (built directly, no deep copy);
+        ``irr`` where the savings stand (the series itself is not exported)."""
+        d = {("irr" if f.name == "savings" else f.name): self.irr if f.name == "savings" else getattr(self, f.name)
+             for f in fields(self) if f.name != "metrics"}
         d["breakdown"] = dict(self.breakdown)
         d["yearly"] = [dict(y) for y in self.yearly]
         d["yearly_tax"] = [dict(y) for y in self.yearly_tax]
@@ -186,46 +196,52 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
     """Per-fabric results of a single-row output (``S == 1``); fabric names from ``catalog`` (default: packaged)."""
     st = out.structure
     cat = catalog or load_catalog()
-    yearly = out.yearly()
-    total_y = out.yearly_total()
+    # each array's first row as Python floats once (indexing numpy per element is the slow part here)
+    row = lambda a: np.asarray(a, dtype=float)[0].tolist()  # noqa: E731
+    yearly = {c: row(v) for c, v in out.yearly().items()}  # [fabric][year]
+    total_y = row(out.yearly_total())
     savings = savings_vs_baseline(out)
-    payback = finance.payback_years(savings)[0]
-    irr = finance.irr(savings)[0]
-    base_tco = float(out.tco[0, st.baseline_index])
-    tax_y = out.yearly_tax()
+    payback = finance.payback_years(savings)[0].tolist()
+    savings_rows = savings[0].tolist()  # [fabric][year]
+    tco, pv_cost = row(out.tco), row(out.pv_cost)
+    base_tco = tco[st.baseline_index]
+    tax_y = {k: row(v) for k, v in out.yearly_tax().items()}
+    fits = row(out.metrics["fits_plan"])
+    amounts = {c: row(out.amounts[c]) for c in ("network_capex", "compute_capex")}
+    breakdown = {c: row(out.breakdown[c]) for c in CATEGORIES}
+    metrics = {k: row(out.metrics[k]) for k in METRIC_KEYS}
+    bom = {k: row(v) for k, v in out.bom.items()}
+    busy_rows = {k: np.asarray(v, dtype=float).tolist() for k, v in (busy or {}).items()}
+    priced = {k: (row(x.count), row(x.unit_price), row(x.extended)) for k, x in out.bom_priced.items()}
+    running = {k: row(v) for k, v in out.running.items()}
+    years = range(st.horizon_years + 1)
     fabrics = []
     for j, fid in enumerate(st.fabric_ids):
         spec = cat.fabrics[fid]
         is_base = j == st.baseline_index
-        rows = []
-        for year in range(st.horizon_years + 1):
-            row = {"year": year, "total": float(total_y[0, j, year])}
-            row.update({c: float(yearly[c][0, j, year]) for c in CATEGORIES})
-            rows.append(row)
+        rows = [{"year": y, "total": total_y[j][y], **{c: yearly[c][j][y] for c in CATEGORIES}} for y in years]
         fabrics.append(FabricResult(
             id=fid, family=spec.family, name=spec.name, name_zh=spec.name_zh,
-            tco_total=float(out.tco[0, j]),
-            npv=-float(out.pv_cost[0, j]),
-            pv_cost=float(out.pv_cost[0, j]),
-            delta_vs_baseline=float(out.tco[0, j]) - base_tco,
-            ratio_vs_baseline=float(out.tco[0, j]) / base_tco if base_tco > 0 else float("nan"),
-            fits_plan=bool(out.metrics["fits_plan"][0, j]),
-            network_capex_purchase=float(out.amounts["network_capex"][0, j]),
-            compute_capex_purchase=float(out.amounts["compute_capex"][0, j]),
+            tco_total=tco[j],
+            npv=-pv_cost[j],
+            pv_cost=pv_cost[j],
+            delta_vs_baseline=tco[j] - base_tco,
+            ratio_vs_baseline=tco[j] / base_tco if base_tco > 0 else float("nan"),
+            fits_plan=bool(fits[j]),
+            network_capex_purchase=amounts["network_capex"][j],
+            compute_capex_purchase=amounts["compute_capex"][j],
             payback_years=None if is_base else _clean(payback[j]),
-            irr=None if is_base else _clean(irr[j]),
-            breakdown={c: float(out.breakdown[c][0, j]) for c in CATEGORIES},
+            savings=None if is_base else tuple(savings_rows[j]),
+            breakdown={c: v[j] for c, v in breakdown.items()},
             yearly=rows,
-            metrics={k: _clean(out.metrics[k][0, j]) for k in METRIC_KEYS},
-            bom={k: float(v[0, j]) for k, v in out.bom.items()},
-            always_busy={k: _clean(v[j]) for k, v in (busy or {}).items()},
+            metrics={k: _clean(v[j]) for k, v in metrics.items()},
+            bom={k: v[j] for k, v in bom.items()},
+            always_busy={k: _clean(v[j]) for k, v in busy_rows.items()},
             measured=st.measured[j] if st.measured else None,
             measured_alltoall=st.measured_alltoall[j] if st.measured_alltoall else None,
-            bom_priced={k: {"count": float(x.count[0, j]), "unit_price": float(x.unit_price[0, j]),
-                            "extended": float(x.extended[0, j])} for k, x in out.bom_priced.items()},
-            running={k: float(v[0, j]) for k, v in out.running.items()},
-            yearly_tax=[{"year": y, **{k: float(v[0, j, y]) for k, v in tax_y.items()}}
-                        for y in range(st.horizon_years + 1)],
+            bom_priced={k: {"count": c[j], "unit_price": u[j], "extended": e[j]} for k, (c, u, e) in priced.items()},
+            running={k: v[j] for k, v in running.items()},
+            yearly_tax=[{"year": y, **{k: v[j][y] for k, v in tax_y.items()}} for y in years],
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,

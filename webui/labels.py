@@ -3,6 +3,7 @@ labels, names, and refusals (errors with codes from the model) naming the field 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Mapping
 
@@ -79,7 +80,14 @@ CHART_KEYS = (
 
 def chart_labels(t: Translator) -> dict[str, str]:
     """Every text a chart builder reads, translated: chart keys, categories, parameters, fabric
-    names by id, and ``_lang`` (Chinese charts count money in 万 / 亿)."""
+    names by id, and ``_lang`` (Chinese charts count money in 万 / 亿). A new dict each call (callers
+    may add to it), copied from the language's, which is built once."""
+    return dict(_chart_labels(t.lang))
+
+
+@functools.lru_cache(maxsize=8)
+def _chart_labels(lang: str) -> dict[str, str]:
+    t = Translator(lang)
     out = {key: t(f"chart.{key}") for key in CHART_KEYS}
     out.update({cat: t(f"cat.{cat}") for cat in CATEGORIES})
     out.update({k[len("param."):]: v for k, v in _params(t).items()})
