@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from costmodel.results import Result
 from webui.i18n import fmt_number
-from webui.text import md_escape
+from webui.text import markdown_table, md_escape
 
 
 def rows(t, money, res: Result, names: dict[str, str],
@@ -56,11 +56,6 @@ def show(t, money, res: Result, names: dict[str, str]) -> None:
     with st.container(border=True):
         st.subheader(t("work.title"))
         st.caption(plan_text(t, res))
-        table = rows(t, money, res, names)
-        header = list(table[0])
-        st.markdown("\n".join([
-            "| " + " | ".join(header) + " |",
-            "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|",
-            *["| " + " | ".join(row.values()) + " |" for row in table],
-        ]))
+        table = rows(t, money, res, names, escape=str)  # markdown_table escapes every cell
+        st.markdown(markdown_table(list(table[0]), [list(row.values()) for row in table]))
         st.caption(t("work.note", nodes=fmt_number(res.nodes)))

@@ -9,15 +9,15 @@ import streamlit as st
 
 from costmodel.reliability import CAUSES
 from webui.i18n import fmt_number
-from webui.text import md_escape
+from webui.text import markdown_table
 
 
 def rows(t: Callable[..., str], fabrics: Sequence, names: Mapping[str, str]) -> list[dict[str, str]]:
-    """One row per fabric, column titles in the page's language (a pure function, for tests)."""
+    """One row per fabric, column titles in the page's language, plain text (escaped when drawn)."""
     out = []
     for f in fabrics:
         m = f.metrics
-        row = {t("reliability.fabric"): md_escape(names[f.id])}
+        row = {t("reliability.fabric"): names[f.id]}
         row.update({t(f"reliability.cause.{c}"): fmt_number(m[f"interruptions_{c}_per_year"], 2) for c in CAUSES})
         row.update({
             t("reliability.total"): fmt_number(m["interruptions_per_year"], 2),
@@ -36,10 +36,5 @@ def render(t: Callable[..., str], fabrics: Sequence, names: Mapping[str, str]) -
     if not table:
         return
     st.subheader(t("reliability.title"))
-    header = list(table[0])
-    st.markdown("\n".join([
-        "| " + " | ".join(header) + " |",
-        "|" + "|".join([":--"] + ["--:"] * (len(header) - 1)) + "|",
-        *["| " + " | ".join(row.values()) + " |" for row in table],
-    ]))
+    st.markdown(markdown_table(list(table[0]), [list(row.values()) for row in table]))
     st.caption(t("reliability.note"))
