@@ -85,6 +85,26 @@ def test_switch_language(browser, server):
     context.close()
 
 
+def test_a_details_tab_opens_its_panel_and_stays_open_across_a_language_switch(browser, server):
+    context, page = _open(browser, f"{server}/?p=seed-case2-24xA100&lang=en&cur=USD")
+
+    def heading(text: str):
+        return page.get_by_role("heading", name=text, exact=True)
+
+    heading("Bill of materials").wait_for()  # the first tab's panel, the only one drawn
+    assert heading("Reliability by fabric").count() == 0
+    page.get_by_role("tab", name="Reliability by fabric").click()
+    heading("Reliability by fabric").wait_for()
+    _settle(page)
+    assert heading("Bill of materials").count() == 0
+    page.locator("[data-testid=stSidebar]").get_by_text("中文", exact=True).click()
+    heading("各网络的可靠性").wait_for()
+    _settle(page)
+    assert page.locator('[role="tab"][aria-selected="true"]').all_inner_texts() == ["各网络的可靠性"]
+    assert page.locator('[data-testid="stException"]').count() == 0
+    context.close()
+
+
 def test_share_link_opens_the_same_numbers_in_a_new_browser(browser, server):
     context, page = _open(browser, f"{server}/cluster?p=seed-intro-32xA100&lang=en&cur=EUR")
     _set_number_and_compare(page, "PUE", "1.2")
