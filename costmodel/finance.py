@@ -117,10 +117,9 @@ def irr(values, lo: float = -0.99, iterations: int = 64):
     inflows = np.where(v > 0, v, 0.0).sum(axis=-1)
     a = np.full(v.shape[:-1], lo)
     b = np.maximum(1.0, inflows / -first)
-    neg_years = -np.arange(v.shape[-1], dtype=float)
     for _ in range(iterations):
         mid = 0.5 * (a + b)
-        positive = (v * (1.0 + mid)[..., None] ** neg_years).sum(axis=-1) > 0  # npv(mid, v), inlined
+        positive = npv(mid, v) > 0
         a = np.where(positive, mid, a)
         b = np.where(positive, b, mid)
     out[valid] = 0.5 * (a + b)

@@ -130,7 +130,7 @@ class Sample:
     sample can feed both (the PDF report does)."""
 
     built: Built
-    drawn: dict[str, np.ndarray]
+    values: dict[str, np.ndarray]
     seed: int
 
 
@@ -154,7 +154,7 @@ def monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0, *, drawn
     drawn = drawn or sample(scenario, draws, seed)
     built = drawn.built
     typical, structure = layout_at_typical(built.inputs, built.structure)
-    out = compute(typical.replace(**drawn.drawn), structure, lines=False)
+    out = compute(typical.replace(**drawn.values), structure, lines=False)
     return MonteCarloResult(
         fabric_ids=built.structure.fabric_ids, baseline=scenario.baseline,
         currency=built.structure.currency, tco=out.tco, run_days=out.metrics["run_days"],

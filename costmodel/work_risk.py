@@ -72,7 +72,7 @@ def work_monte_carlo(scenario: Scenario, draws: int = 10_000, seed: int = 0, *, 
     target = scenario.workload.target_run_days
     p, st, work = at_work_size(built.inputs, built.structure, target, work)
     p, st = layout_at_typical(p, st)
-    rows = p.replace(**drawn.drawn)
+    rows = p.replace(**drawn.values)
     out = compute(rows, st, lines=False)
     sized = work.feasible[None, :]
     return WorkMonteCarlo(

@@ -391,7 +391,7 @@ def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequenc
         st = styles[fid]
         traces.append(dict(
             type="scatter", x=m, y=y, mode="lines", name=name, line=dict(color=st["color"], dash=st["dash"], width=2),
-            hovertext=[f"<b>{name}</b><br>{month_t} {mi}: {money(v) if math.isfinite(v) else '—'}"
+            hovertext=[f"<b>{name}</b><br>{month_t} {mi}: {_fmt(money, v)}"
                        for mi, v in zip(m.astype(int).tolist(), y.tolist(), strict=True)],  # plain floats: fast
             hovertemplate="%{hovertext}<extra></extra>",
         ))

@@ -5,30 +5,29 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 from costmodel.results import Result
 from webui.i18n import fmt_number
-from webui.text import markdown_table, md_escape
+from webui.text import markdown_table
 
 
-def rows(t, money, res: Result, names: dict[str, str],
-         escape: Callable[[str], str] = md_escape) -> list[dict[str, str]]:
-    """One table row per fabric, in the page's language; fabric names through ``escape``."""
+def rows(t, money, res: Result, names: dict[str, str]) -> list[dict[str, str]]:
+    """One table row per fabric, in the page's language, plain text (the page's Markdown table and
+    the PDF's HTML table each escape it)."""
     ew = res.equal_work
     best = ew.cheapest
     out = []
     for j, fid in enumerate(ew.fabric_ids):
         star = " ★" if j == best else ""
         if not ew.feasible[j]:
-            out.append({t("work.fabric"): escape(names[fid]),
+            out.append({t("work.fabric"): names[fid],
                         t("work.nodes"): t("work.none", max=fmt_number(ew.max_nodes)),
                         t("work.cost"): "—", t("work.per_run"): "—", t("work.days"): "—",
                         t("work.vs_best"): "—"})
             continue
         vs = "—" if best is None or j == best else f"+{ew.cost[j] / ew.cost[best] - 1.0:.1%}"
         out.append({
-            t("work.fabric"): escape(names[fid]) + star,
+            t("work.fabric"): names[fid] + star,
             t("work.nodes"): fmt_number(int(ew.nodes[j])),
             t("work.cost"): money.short(ew.cost[j]),
             t("work.per_run"): money.short(ew.cost_per_run[j]),
@@ -56,6 +55,6 @@ def show(t, money, res: Result, names: dict[str, str]) -> None:
     with st.container(border=True):
         st.subheader(t("work.title"))
         st.caption(plan_text(t, res))
-        table = rows(t, money, res, names, escape=str)  # markdown_table escapes every cell
+        table = rows(t, money, res, names)
         st.markdown(markdown_table(list(table[0]), [list(row.values()) for row in table]))
         st.caption(t("work.note", nodes=fmt_number(res.nodes)))

@@ -172,7 +172,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     parts.append("<ul>" + "".join(f"<li>{e(labels.reason(t, rc, conv))}</li>"
                                   for rc in rec.reason_codes) + "</ul></div>")
     if res.equal_work is not None:  # the headline: the same work, each fabric sized to deliver it (issue 13)
-        work = equal_work_panel.rows(t, conv, res, names, escape=str)
+        work = equal_work_panel.rows(t, conv, res, names)
         parts.append(f"<h3>{e(t('work.title'))}</h3><p class='muted'>{e(equal_work_panel.plan_text(t, res))}</p>")
         parts.append(_table(list(work[0]), [list(r.values()) for r in work]))
         parts.append(f"<p class='muted'>{e(t('work.note', nodes=format_number(res.nodes)))}</p>")
