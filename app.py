@@ -19,6 +19,7 @@ st.set_page_config(page_title="Fabric TCO Planner", page_icon="🔀", layout="wi
 
 storage.restore()  # a reload keeps a sales sign-in (cookie); one ended elsewhere ends here too
 session.init()
+session.align_rate()  # the rate follows a change of model or display currency (before its widget)
 t = session.translator()
 
 PAGES = [
@@ -82,7 +83,8 @@ with st.sidebar:
     elif not shared and titles.changed(session.scenario(), session.preset()):
         st.caption(t("app.modified"))
     custom = session.scenario().custom_price_book
-    st.caption(t("app.price_book", name=md_escape(custom.name) if custom else t("app.public_prices")))
+    book = md_escape(custom.name) if custom else labels.base_book_name(t, session.scenario())
+    st.caption(t("app.price_book", name=book))
     st.session_state.setdefault(session.KEY_LANG, session.language())  # the URL holds the code (sync_url)
     st.segmented_control(t("app.language"), ["en", "zh"], format_func=session.LANGUAGE_NAMES.get,
                          key=session.KEY_LANG, on_change=session.on_language, selection_mode="single")

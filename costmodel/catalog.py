@@ -22,9 +22,11 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from . import cn_prices
 from .errors import CatalogError
 
 DATA_DIR = Path(__file__).parent / "data"
+MARKET_FILE = "cn_market.yaml"  # the China-market book, built on the public book (cn_prices)
 FAMILIES = ("tcp", "roce", "iwarp", "infiniband")
 Family = Literal["tcp", "roce", "iwarp", "infiniband"]
 LossModel = Literal["none", "go_back_n", "mathis"]
@@ -278,6 +280,21 @@ def _check_sources(catalog: Catalog) -> None:
             )
 
 
+def _add_market_books(data_dir: Path, books: dict, defaults: dict, fab: dict) -> None:
+    """Add the China-market book (``cn_market.yaml``, built on its base book by :mod:`.cn_prices`)."""
+    path = data_dir / MARKET_FILE
+    if not path.exists():
+        return
+    market = _read_yaml(path)
+    try:
+        base = books[market["base"]]
+        fx = defaults["fx_per_usd"]
+        rate = fx[market["currency"]]["typical"] / fx[base["currency"]]["typical"]
+        books[market["id"]] = cn_prices.build(base, market, rate, fab["fabrics"])
+    except (KeyError, TypeError) as exc:
+        raise CatalogError(f"{MARKET_FILE}: {exc!r}") from exc
+
+
 @functools.lru_cache(maxsize=4)
 def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
     """Read and validate every data file under ``data_dir`` (default: the packaged data; cached, on
@@ -291,6 +308,7 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
     for path in sorted((data_dir / "pricebooks").glob("*.yaml")):
         raw = _read_yaml(path)
         books[raw.get("id", path.stem)] = raw
+    _add_market_books(data_dir, books, defaults, fab)
     try:
         catalog = Catalog(
             references=refs,

@@ -39,6 +39,8 @@ ALLOWED = frozenset({
 CITED = (
     "DeepSeek-V3 Technical Report", "Mixtral of Experts", "DeepSeek-AI", "DeepSeek-V3", "DeepEP", "Qwen3-235B-A22B",
     "Megatron-Core", "Jiang", "H800",
+    # China-market prices (costmodel/data/cn_market.yaml): China's own products and a cited guide
+    "H20", "China Briefing",
     # paper, report, journal and organisation titles
     "The Llama 3 Herd of Models", "Llama 2: Open Foundation and Fine-Tuned Chat Models",
     "A higher order estimate of the optimum checkpoint interval for restart dumps",

@@ -112,6 +112,11 @@ def price_book_name(t: Translator, book_id: str) -> str:
     return book.name_zh if t.lang == "zh" and book.name_zh else book.name
 
 
+def base_book_name(t: Translator, scenario) -> str:
+    """The sidebar's name of a scenario's published book: "public list prices", or the book's own name."""
+    return t("app.public_prices") if scenario.price_book == "public" else price_book_name(t, scenario.price_book)
+
+
 def reference_title(t: Translator, ref: Reference) -> str:
     """A source's description in the page's language: ``title_zh`` in Chinese (the English ``title``
     when a reference has none), ``title`` otherwise."""

@@ -19,6 +19,7 @@ import urllib.parse
 import streamlit as st
 
 import costmodel
+from costmodel import locale_defaults
 
 from . import older_format, quote, recomputed, share, storage
 from .i18n import Translator, language_from_locale
@@ -35,6 +36,9 @@ KEY_LANG = "lang"
 KEY_CUR = "cur"
 KEY_FX = "fx"
 _KEY_LAST_LANG = "lang_last"
+KEY_FOLLOWS = "defaults_follow_lang"  # the scenario started from defaults: untouched ones follow the language
+KEY_CUR_CHOSEN = "cur_chosen"  # the display currency was chosen (the widget, or a link's ?cur=)
+KEY_FX_PAIR = "fx_pair"  # (model currency, display currency) the rate in KEY_FX converts between
 DEFAULT_PRESET = "seed-intro-32xA100"
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}  # each in its own language: the same in both UIs
 
@@ -44,18 +48,23 @@ def init() -> None:
     if KEY_SCENARIO in st.session_state:
         return
     params = st.query_params
+    st.session_state[KEY_CUR_CHOSEN] = params.get(KEY_CUR) in CURRENCIES  # a link's currency is kept
     if params.get("t"):
         _open_shared(params.get("t"))
         return
     preset = params.get("p", DEFAULT_PRESET)
     token = params.get("s")
+    linked = "p" in params or bool(token)
     try:
         # no link at all: today's preset; a link (even ?p= alone) keeps the scenario it was made with
-        scenario = older_format.open_link(preset, token) if ("p" in params or token) else share.preset_scenario(preset)
+        scenario = older_format.open_link(preset, token) if linked else share.preset_scenario(preset)
     except share.LinkError as exc:
         log.warning("broken share link: %s", exc)
         st.session_state[KEY_LINK_ERROR] = exc  # shown in the page's language (labels.error_text)
-        preset, scenario = DEFAULT_PRESET, share.preset_scenario(DEFAULT_PRESET)
+        preset, scenario, linked = DEFAULT_PRESET, share.preset_scenario(DEFAULT_PRESET), False
+    if not linked:  # a new session starts from its language's defaults (China's in Chinese)
+        scenario = locale_defaults.localize(scenario, language())
+    st.session_state[KEY_FOLLOWS] = not linked  # a link's numbers stay exactly as sent, in any language
     st.session_state[KEY_PRESET] = preset
     st.session_state[KEY_SCENARIO] = scenario
 
@@ -73,8 +82,10 @@ def _open_shared(token: str) -> None:
         known = isinstance(exc, LookupError | storage.store.StoreError)
         st.session_state[KEY_LINK_ERROR] = exc if known else share.LinkError("this link is not valid", "link_not_valid")
         st.session_state[KEY_PRESET] = DEFAULT_PRESET
-        st.session_state[KEY_SCENARIO] = share.preset_scenario(DEFAULT_PRESET)
+        st.session_state[KEY_SCENARIO] = locale_defaults.localize(share.preset_scenario(DEFAULT_PRESET), language())
+        st.session_state[KEY_FOLLOWS] = True
         return
+    st.session_state[KEY_FOLLOWS] = False
     st.session_state[KEY_PRESET] = share.BLANK
     st.session_state[KEY_SCENARIO] = scenario
     storage.set_origin(info, shared=True)
@@ -124,6 +135,7 @@ def replace(new: costmodel.Scenario, preset_id: str | None = None) -> None:
     if preset_id is not None:
         st.session_state[KEY_PRESET] = preset_id
     st.session_state[KEY_SCENARIO] = new
+    st.session_state[KEY_FOLLOWS] = False  # a loaded, imported or applied scenario keeps its values
     refresh()
 
 
@@ -147,16 +159,34 @@ def change(path: str, value) -> tuple[str, ...]:
 
 
 def load_preset(preset_id: str) -> None:
-    """Start again from a preset (or the blank scenario)."""
-    replace(share.preset_scenario(preset_id), preset_id)
+    """Start again from a preset (or the blank scenario), with the current language's defaults."""
+    replace(locale_defaults.localize(share.preset_scenario(preset_id), language()), preset_id)
+    st.session_state[KEY_FOLLOWS] = True
 
 
 def on_language() -> None:
     """The language control changed; a click on the selected language keeps it (never none)."""
+    old = st.session_state.get(_KEY_LAST_LANG)
     if st.session_state.get(KEY_LANG) not in LANGUAGE_NAMES:
-        st.session_state[KEY_LANG] = st.session_state.get(_KEY_LAST_LANG) or default_language()
-    st.session_state[_KEY_LAST_LANG] = st.session_state[KEY_LANG]
-    st.query_params[KEY_LANG] = st.session_state[KEY_LANG]  # also on pages that stop early
+        st.session_state[KEY_LANG] = old or default_language()
+    new = st.session_state[KEY_LANG]
+    st.session_state[_KEY_LAST_LANG] = new
+    st.query_params[KEY_LANG] = new  # also on pages that stop early
+    if old in LANGUAGE_NAMES and old != new:
+        _follow_language(old, new)
+
+
+def _follow_language(old: str, new: str) -> None:
+    """After a switch from ``old`` to ``new``: the untouched defaults (scenario, display currency)
+    become ``new``'s; the user's own choices, a link's or a loaded scenario's values stay."""
+    if st.session_state.get(KEY_FOLLOWS):
+        moved = locale_defaults.follow(scenario(), share.preset_scenario(preset()), old, new)
+        if moved != scenario():
+            st.session_state[KEY_SCENARIO] = moved
+            refresh()
+    if not st.session_state.get(KEY_CUR_CHOSEN):
+        st.session_state[KEY_CUR] = default_currency()
+    align_rate()
 
 
 def sync_url() -> None:
@@ -250,12 +280,32 @@ def money() -> Money:
 
 
 def default_currency() -> str:
-    return "CNY" if language() == "zh" else "USD"
+    """The display currency of the current language (CNY in Chinese, else USD) until the user picks one."""
+    return locale_defaults.defaults(language()).currency or "USD"
+
+
+def _currency() -> str:
+    cur = _bound(KEY_CUR)
+    return cur if cur in CURRENCIES else default_currency()
 
 
 def reset_rate() -> None:
-    """When the display currency changes, start from its reference rate."""
+    """The user picked a display currency: keep it across language switches, start from its reference rate."""
+    st.session_state[KEY_CUR_CHOSEN] = True
     st.session_state[KEY_FX] = default_rate(model_currency(), st.session_state[KEY_CUR])
+    st.session_state[KEY_FX_PAIR] = (model_currency(), st.session_state[KEY_CUR])
+
+
+def align_rate() -> None:
+    """Keep the exchange rate meaning what it says: when the model or the display currency changed
+    under it (a price book in another currency, a language switch), start again from the reference
+    rate of the new pair (a rate typed for USD → EUR says nothing about CNY → EUR). The first run
+    keeps a link's ``?fx=``. Call before the rate's widget exists."""
+    pair = (model_currency(), _currency())
+    old = st.session_state.get(KEY_FX_PAIR)
+    st.session_state[KEY_FX_PAIR] = pair
+    if old is not None and tuple(old) != pair:
+        st.session_state[KEY_FX] = default_rate(*pair)
 
 
 __all__ = ["CURRENCIES", "change", "init", "load_preset", "money", "replace", "revision", "scenario", "set_scenario",

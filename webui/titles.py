@@ -9,15 +9,18 @@ from __future__ import annotations
 import re
 
 import costmodel
+from costmodel import locale_defaults
 
 from . import share
 from .i18n import Translator
 
 
 def changed(scenario: costmodel.Scenario, preset_id: str) -> bool:
-    """Whether ``scenario``'s inputs differ from the preset's (its name alone does not count)."""
+    """Whether ``scenario``'s inputs differ from the preset's as any language starts it (its English
+    defaults, or China's in Chinese: :mod:`costmodel.locale_defaults`); its name alone does not count."""
     base = share.preset_scenario(preset_id)
-    return scenario.model_copy(update={"name": base.name}) != base
+    named = scenario.model_copy(update={"name": base.name})
+    return all(named != start for start in locale_defaults.variants(base))
 
 
 def scenario_title(scenario: costmodel.Scenario, preset_id: str, t: Translator) -> str:
