@@ -38,6 +38,9 @@ if storage.owner() is not None:  # customers never see price books, not even the
     PAGES.append(st.Page("app_pages/price_books.py", title=t("nav.price_books"), icon=":material/sell:",
                          url_path="price-books"))
 pg = st.navigation(PAGES)
+notice = session.moved_notice(t)  # a language switch put in the new language's defaults: say what
+if notice:
+    st.toast(notice, icon="🌐")  # catalog text and sourced data, no user text
 
 
 def _on_preset(key: str) -> None:

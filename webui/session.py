@@ -23,7 +23,7 @@ from costmodel import locale_defaults
 
 from . import older_format, quote, recomputed, share, storage
 from .i18n import Translator, language_from_locale
-from .money import CURRENCIES, MAX_RATE, MIN_RATE, Money, default_rate
+from .money import CURRENCIES, MAX_RATE, MIN_RATE, SYMBOLS, Money, default_rate
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,7 @@ KEY_FX = "fx"
 _KEY_LAST_LANG = "lang_last"
 KEY_FOLLOWS = "defaults_follow_lang"  # the scenario started from defaults: untouched ones follow the language
 KEY_CUR_CHOSEN = "cur_chosen"  # the display currency was chosen (the widget, or a link's ?cur=)
+KEY_DEFAULTS_MOVED = "defaults_moved"  # the language whose defaults a switch just put in
 KEY_FX_PAIR = "fx_pair"  # (model currency, display currency) the rate in KEY_FX converts between
 DEFAULT_PRESET = "seed-intro-32xA100"
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}  # each in its own language: the same in both UIs
@@ -179,6 +180,7 @@ def on_language() -> None:
 def _follow_language(old: str, new: str) -> None:
     """After a switch from ``old`` to ``new``: the untouched defaults (scenario, display currency)
     become ``new``'s; the user's own choices, a link's or a loaded scenario's values stay."""
+    before = scenario()
     if st.session_state.get(KEY_FOLLOWS):
         moved = locale_defaults.follow(scenario(), share.preset_scenario(preset()), old, new)
         if moved != scenario():
@@ -187,6 +189,23 @@ def _follow_language(old: str, new: str) -> None:
     if not st.session_state.get(KEY_CUR_CHOSEN):
         st.session_state[KEY_CUR] = default_currency()
     align_rate()
+    if scenario() != before:
+        st.session_state[KEY_DEFAULTS_MOVED] = new  # said once, in the new language (moved_notice)
+
+
+def moved_notice(t: Translator) -> str | None:
+    """What the last language switch moved to the new language's defaults (said once), else None."""
+    lang = st.session_state.pop(KEY_DEFAULTS_MOVED, None)
+    if lang is None:
+        return None
+    d = locale_defaults.defaults(lang)
+    power = d.money.get("facility.electricity_price_per_kwh")
+    if power is None:
+        return t(f"defaults.moved_{lang}")
+    ref = costmodel.catalog.load_catalog().references[power.source]
+    name = (ref.title_zh if t.lang == "zh" and ref.title_zh else ref.title).replace("，", ",").split(",")[0]
+    return t(f"defaults.moved_{lang}", power=f"{SYMBOLS[d.currency]}{power.typical:.2f}",
+             source=f"{name}, {power.as_of}")
 
 
 def sync_url() -> None:

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from costmodel import locale_defaults
 from costmodel.currency import reference_rate
 from costmodel.presets import load_preset
+from webui.i18n import Translator
 from webui.session import DEFAULT_PRESET
 
 CN_BOOK = locale_defaults.defaults("zh").price_book
@@ -68,11 +69,15 @@ def test_switching_to_chinese_moves_the_untouched_defaults_and_back():
     assert (s0.price_book, s0.facility.grid_region, at.selectbox(key="cur").value) == ("public", "us", "USD")
     _switch(at, "zh")
     _assert_china(at)
+    [toast] = [x.value for x in at.toast]  # the switch says what it moved, once
+    assert "已换用中国默认值" in toast and "¥0.62" in toast and "China Briefing, 2024-12" in toast, toast
     money = _compare_money(at)
     assert "¥" in money and "$" not in money, money
+    assert not at.toast
     _switch(at, "en")
     assert at.session_state["scenario"] == s0  # exactly the English defaults again
     assert at.selectbox(key="cur").value == "USD" and at.session_state["fx"] == 1.0
+    assert [x.value for x in at.toast] == [Translator("en")("defaults.moved_en")]
 
 
 def test_a_chosen_currency_and_a_chosen_field_survive_the_switch():
@@ -123,6 +128,7 @@ def test_an_english_link_opens_unchanged_in_a_chinese_browser():
     _switch(opened, "en")  # a linked scenario keeps its values through any language switch
     _switch(opened, "zh")
     assert opened.session_state["scenario"] == sent
+    assert not opened.toast  # nothing moved, nothing said
 
 
 def test_a_chinese_link_opens_unchanged_in_an_english_browser():
