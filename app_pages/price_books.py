@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from costmodel import locale_defaults, price_books
 from costmodel.catalog import load_catalog
 from costmodel.errors import ScenarioError
 from costmodel.quantities import spec
@@ -19,6 +20,7 @@ from costmodel.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_
 from costmodel.validation import validate_price_book
 from store import documents
 from webui import compute, keys, labels, notices, session, storage
+from webui.money import Money, default_rate
 from webui.text import md_escape
 
 MIN_DISCOUNT_PCT = float(spec("price_book.discount_pct").lo)
@@ -34,8 +36,12 @@ if owner is None or db is None:
     st.warning(t("pb.sign_in") if owner is None else t("auth.store_down"))
     st.stop()
 notices.show()
-scenario = session.scenario()
+# sales books are made on the public list (their prices in its currency): a scenario on another
+# book (China's, in CNY) is restated on it here and when a book is applied
+scenario = locale_defaults.restate(session.scenario(), price_books.SALES_BASE)
 base = cat.price_book(scenario.price_book)
+if money.model_currency != base.currency:  # the same display currency and language, from the base's currency
+    money = Money(base.currency, money.currency, default_rate(base.currency, money.currency), money.lang)
 st.caption(t("pb.intro", base=md_escape(labels.price_book_name(t, scenario.price_book)), currency=base.currency))
 
 books = {b.id: b for b in db.list_price_books(owner)}
@@ -150,7 +156,8 @@ def _refresh_scenario(saved) -> None:
 
 @storage.as_owner(owner)
 def _apply() -> None:
-    session.replace(session.scenario().model_copy(update={"custom_price_book": book}))
+    on_base = locale_defaults.restate(session.scenario(), price_books.SALES_BASE)
+    session.replace(on_base.model_copy(update={"custom_price_book": book}))
     notices.flash("success", t("pb.applied", name=md_escape(book.name)))
 
 

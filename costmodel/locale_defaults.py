@@ -163,6 +163,29 @@ def follow(scenario: Scenario, base: Scenario, old: str, new: str) -> Scenario:
     return Scenario.model_validate(doc)
 
 
+def restate(scenario: Scenario, book_id: str) -> Scenario:
+    """``scenario`` on the published book ``book_id``, every amount it carries (money inputs, price
+    edits, a sales book's explicit prices) restated in that book's currency at the reference rate.
+
+    A sales book's explicit prices are in its base book's currency and the store does not record
+    which: sales books are made on the public list, so the price-books page restates a scenario on
+    it before applying one (a Chinese scenario's CNY amounts become USD of the same worth).
+    """
+    if scenario.price_book == book_id:
+        return scenario
+    doc = scenario.model_dump()
+    doc["price_book"] = book_id
+    rate = reference_rate(currency(scenario), load_catalog().price_book(book_id).currency)
+    _convert_money(doc, rate)
+    tables = [doc["overrides"]["fabric_prices"], doc["overrides"]["gpu_prices"]]
+    if doc.get("custom_price_book"):
+        tables += [doc["custom_price_book"]["gpus"], doc["custom_price_book"]["fabrics"]]
+    for table in tables:
+        for prices in table.values():
+            prices.update({k: round_sig(v * rate, MONEY_DIGITS) for k, v in prices.items()})
+    return Scenario.model_validate(doc)
+
+
 def variants(base: Scenario) -> list[Scenario]:
     """``base`` as every language starts it (English first): what counts as "unchanged"."""
     out = [base]

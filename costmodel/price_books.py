@@ -10,6 +10,7 @@ from .catalog import Catalog, PriceBook, Quantity, load_catalog
 from .schema import DISCOUNT_CATEGORIES, DerivedPriceBook, Scenario
 
 _CATEGORY_OF = {field: cat for cat, fields in DISCOUNT_CATEGORIES.items() for field in fields}
+SALES_BASE = "public"  # the book sales books are made on: their explicit prices are in its currency
 SOURCE = "price-book"  # reference key of every price a derived book sets
 
 

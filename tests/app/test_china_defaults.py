@@ -5,7 +5,9 @@ with exactly its own numbers whatever the browser's language."""
 
 from __future__ import annotations
 
+import os
 import urllib.parse
+from pathlib import Path
 
 import pytest
 from apptest_helpers import APP, go, keyed
@@ -14,7 +16,8 @@ from streamlit.testing.v1 import AppTest
 from costmodel import locale_defaults
 from costmodel.currency import reference_rate
 from costmodel.presets import load_preset
-from webui.i18n import Translator
+from store import accounts
+from webui.i18n import Translator, catalog
 from webui.session import DEFAULT_PRESET
 
 CN_BOOK = locale_defaults.defaults("zh").price_book
@@ -149,3 +152,29 @@ def test_a_preset_loaded_in_chinese_starts_in_china():
     assert s == locale_defaults.localize(load_preset("seed-case3-128xH100"), "zh")
     assert s.cluster.gpu == "h100" and s.price_book == CN_BOOK
     assert "已在预设基础上修改" not in " ".join(c.value for c in at.sidebar.caption)
+
+
+def test_a_sales_book_applied_in_chinese_prices_the_public_list_it_was_made_on():
+    """Sales books hold USD prices (made on the public list): applying one to a CNY scenario restates
+    the scenario in USD of the same worth first, so an explicit price is never read as yuan."""
+    accounts.add_user(Path(os.environ["FABRIC_TCO_USERS"]), "china-sales", "correct horse battery", replace=True)
+    at = _visit("zh-CN", "scenarios")
+    at.text_input(key="auth_user").input("china-sales")
+    at.text_input(key="auth_pw").input("correct horse battery")
+    at.button(key="FormSubmitter:auth_form-" + catalog("zh")["auth.submit"]).click().run()
+    cny = at.session_state["scenario"]
+    assert cny.price_book == CN_BOOK
+    go(at, "price_books")
+    assert "USD" in at.caption[0].value  # the page prices the public list
+    at.text_input(key="pb_name___new__").set_value("华东 Q4").run()
+    at.number_input(key="pb_disc_switches___new__").set_value(10.0).run()
+    at.button(key="pb_apply").click().run()
+    s = at.session_state["scenario"]
+    assert s.custom_price_book.name == "华东 Q4" and s.price_book == "public"
+    assert s.facility.electricity_price_per_kwh == pytest.approx(0.62 / reference_rate("USD", "CNY"))
+    assert s.facility.grid_region == "cn" and s.finance.tax_region == "cn"  # only amounts were restated
+    assert s.operations.staff_cost_per_fte_year == pytest.approx(
+        load_preset(DEFAULT_PRESET).operations.staff_cost_per_fte_year)
+    money = _compare_money(at)
+    assert "¥" in money and "$" not in money, money  # still shown in yuan, at the reference rate
+    assert at.session_state["fx"] == pytest.approx(reference_rate("USD", "CNY"))

@@ -71,3 +71,14 @@ def test_edited_prices_pin_the_book_and_the_power_price_follows_in_its_currency(
 def test_a_language_without_defaults_changes_nothing():
     base = load_preset("seed-intro-32xA100")
     assert ld.localize(base, "fr") == base and ld.follow(base, base, "en", "en") == base
+
+
+def test_restate_moves_every_amount_to_another_book_and_back():
+    base = load_preset("seed-intro-32xA100")
+    zh = ld.localize(base, "zh").with_change("overrides.fabric_prices", {"tcp-100": {"nic_price": 7100.0}}).scenario
+    usd = ld.restate(zh, "public")
+    assert usd.price_book == "public" and usd.overrides.fabric_prices == {"tcp-100": {"nic_price": 1000.0}}
+    assert usd.facility.electricity_price_per_kwh == pytest.approx(0.62 / FX)
+    assert usd.operations.staff_cost_per_fte_year == base.operations.staff_cost_per_fte_year
+    assert usd.facility.grid_region == "cn"  # not an amount
+    assert ld.restate(usd, "cn-2025") == zh and ld.restate(zh, "cn-2025") is zh
