@@ -134,7 +134,7 @@ with st.expander(t("assumptions.media_title")):
 
 if st.button(t("assumptions.reset"), icon=":material/restart_alt:", key="assume_reset",
              disabled=scenario.overrides.is_empty()):
-    session.replace(scenario.with_change("overrides", {}).scenario)  # a new revision: every table anew
+    session.replace(scenario.with_change("overrides", {}).scenario, pin=False)  # a new revision: every table anew
     for key in TABLES:
         st.session_state.pop(f"assume_err_{TABLES[key][0]}", None)
     st.rerun()

@@ -163,7 +163,7 @@ def _apply() -> None:
 
 @storage.as_owner(owner)
 def _remove() -> None:
-    session.replace(session.scenario().model_copy(update={"custom_price_book": None}))
+    session.replace(session.scenario().model_copy(update={"custom_price_book": None}), pin=False)
     notices.flash("info", t("pb.removed"))
 
 

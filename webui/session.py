@@ -130,13 +130,16 @@ def refresh() -> None:
     st.session_state[KEY_REVISION] = revision() + 1
 
 
-def replace(new: costmodel.Scenario, preset_id: str | None = None) -> None:
+def replace(new: costmodel.Scenario, preset_id: str | None = None, pin: bool = True) -> None:
     """Put a whole scenario in (a load, an import, a save, a price book); ``preset_id``: the preset
-    it now counts as (``share.BLANK`` for anything not a preset), else unchanged."""
+    it now counts as (``share.BLANK`` for anything not a preset), else unchanged. ``pin``: its values
+    stay through language switches (a loaded, imported, saved or priced scenario); False for an
+    edit in place (a reset of price edits), which leaves the untouched defaults following."""
     if preset_id is not None:
         st.session_state[KEY_PRESET] = preset_id
     st.session_state[KEY_SCENARIO] = new
-    st.session_state[KEY_FOLLOWS] = False  # a loaded, imported or applied scenario keeps its values
+    if pin:
+        st.session_state[KEY_FOLLOWS] = False
     refresh()
 
 
