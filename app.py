@@ -40,7 +40,7 @@ if storage.owner() is not None:  # customers never see price books, not even the
 pg = st.navigation(PAGES)
 notice = session.moved_notice(t)  # a language switch put in the new language's defaults: say what
 if notice:
-    st.toast(notice, icon="🌐")  # catalog text and sourced data, no user text
+    st.toast(notice, icon=":material/language:")  # catalog text and sourced data, no user text
 
 
 def _on_preset(key: str) -> None:

@@ -203,12 +203,7 @@ def moved_notice(t: Translator) -> str | None:
         return None
     d = locale_defaults.defaults(lang)
     power = d.money.get("facility.electricity_price_per_kwh")
-    if power is None:
-        return t(f"defaults.moved_{lang}")
-    ref = costmodel.catalog.load_catalog().references[power.source]
-    name = (ref.title_zh if t.lang == "zh" and ref.title_zh else ref.title).replace("，", ",").split(",")[0]
-    return t(f"defaults.moved_{lang}", power=f"{SYMBOLS[d.currency]}{power.typical:.2f}",
-             source=f"{name}, {power.as_of}")
+    return t(f"defaults.moved_{lang}", power=f"{SYMBOLS[d.currency]}{power.typical:.2f}" if power else "")
 
 
 def sync_url() -> None:
