@@ -140,10 +140,11 @@ def localize(base: Scenario, lang: str) -> Scenario:
     return Scenario.model_validate(doc)
 
 
-def follow(scenario: Scenario, base: Scenario, old: str, new: str) -> Scenario:
+def follow(scenario: Scenario, base: Scenario, old: str, new: str, keep: frozenset[str] = frozenset()) -> Scenario:
     """``scenario`` after a switch from language ``old`` to ``new``: each field that still holds
-    ``old``'s default (of ``base``, the preset it came from) takes ``new``'s; the price book follows
-    while :func:`book_free`, and then every money input is restated in its currency."""
+    ``old``'s default (of ``base``, the preset it came from) takes ``new``'s, unless its path is in
+    ``keep`` (set by the user, even to that very value); the price book follows while
+    :func:`book_free`, and then every money input is restated in its currency."""
     if old == new:
         return scenario
     was, will = localize(base, old), localize(base, new)
@@ -154,7 +155,7 @@ def follow(scenario: Scenario, base: Scenario, old: str, new: str) -> Scenario:
     _convert_money(doc, reference_rate(currency(scenario), cur))
     before, was_doc, will_doc = scenario.model_dump(), was.model_dump(), will.model_dump()
     for path in sorted(defaults(old).paths() | defaults(new).paths()):
-        if _get(before, path) != _get(was_doc, path):
+        if path in keep or _get(before, path) != _get(was_doc, path):
             continue  # the user's own value (already restated in the new currency if money)
         value = _get(will_doc, path)
         if path in money_paths() and value is not None:

@@ -38,6 +38,7 @@ KEY_FX = "fx"
 _KEY_LAST_LANG = "lang_last"
 KEY_FOLLOWS = "defaults_follow_lang"  # the scenario started from defaults: untouched ones follow the language
 KEY_CUR_CHOSEN = "cur_chosen"  # the display currency was chosen (the widget, or a link's ?cur=)
+KEY_TOUCHED = "fields_touched"  # scenario paths the user set through a widget since the last preset
 KEY_DEFAULTS_MOVED = "defaults_moved"  # the language whose defaults a switch just put in
 KEY_FX_PAIR = "fx_pair"  # (model currency, display currency) the rate in KEY_FX converts between
 DEFAULT_PRESET = "seed-intro-32xA100"
@@ -157,6 +158,7 @@ def change(path: str, value) -> tuple[str, ...]:
     """
     done = scenario().with_change(path, value)
     st.session_state[KEY_SCENARIO] = done.scenario
+    st.session_state[KEY_TOUCHED] = st.session_state.get(KEY_TOUCHED, frozenset()) | {path}
     if done.repaired:
         refresh()
     return done.repaired
@@ -166,6 +168,7 @@ def load_preset(preset_id: str) -> None:
     """Start again from a preset (or the blank scenario), with the current language's defaults."""
     replace(locale_defaults.localize(share.preset_scenario(preset_id), language()), preset_id)
     st.session_state[KEY_FOLLOWS] = True
+    st.session_state[KEY_TOUCHED] = frozenset()
 
 
 def on_language() -> None:
@@ -185,7 +188,8 @@ def _follow_language(old: str, new: str) -> None:
     become ``new``'s; the user's own choices, a link's or a loaded scenario's values stay."""
     before = scenario()
     if st.session_state.get(KEY_FOLLOWS):
-        moved = locale_defaults.follow(scenario(), share.preset_scenario(preset()), old, new)
+        moved = locale_defaults.follow(scenario(), share.preset_scenario(preset()), old, new,
+                                       keep=st.session_state.get(KEY_TOUCHED, frozenset()))
         if moved != scenario():
             st.session_state[KEY_SCENARIO] = moved
             refresh()

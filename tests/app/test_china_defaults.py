@@ -99,6 +99,15 @@ def test_a_chosen_currency_and_a_chosen_field_survive_the_switch():
     assert "€" in money and "¥" not in money, money
 
 
+def test_a_field_the_user_set_to_chinas_value_stays_when_switching_back():
+    at = _visit("en-US")
+    keyed(at.selectbox, "w.facility.grid_region").set_value("cn").run()
+    _switch(at, "zh")
+    _switch(at, "en")
+    s = at.session_state["scenario"]
+    assert s.facility.grid_region == "cn" and s.price_book == "public" and s.finance.tax_region == "none"
+
+
 def test_a_typed_rate_is_kept_until_its_currencies_change():
     at = _visit("en-US")
     at.selectbox(key="cur").set_value("EUR").run()

@@ -82,3 +82,12 @@ def test_restate_moves_every_amount_to_another_book_and_back():
     assert usd.operations.staff_cost_per_fte_year == base.operations.staff_cost_per_fte_year
     assert usd.facility.grid_region == "cn"  # not an amount
     assert ld.restate(usd, "cn-2025") == zh and ld.restate(zh, "cn-2025") is zh
+
+
+def test_a_field_set_to_the_other_languages_default_is_still_the_users():
+    base = load_preset("seed-intro-32xA100")
+    mine = base.with_change("facility.grid_region", "cn").scenario
+    zh = ld.follow(mine, base, "en", "zh", keep=frozenset({"facility.grid_region"}))
+    en = ld.follow(zh, base, "zh", "en", keep=frozenset({"facility.grid_region"}))
+    assert en.facility.grid_region == "cn" and en == mine
+    assert ld.follow(zh, base, "zh", "en").facility.grid_region == "us"  # by value alone it would follow
