@@ -9,6 +9,11 @@ wholesale replacement, repair or refusal increments, so every widget starts agai
 scenario's value without any key being popped. The URL carries the scenario as
 ``?p=<preset>&s=<token>`` (see :mod:`webui.share`); language and currency are bound widgets
 (``?lang=``, ``?cur=``, ``?fx=``). A broken link shows a message and falls back to defaults.
+
+A new session starts from its language's defaults (:mod:`costmodel.locale_defaults`: China's in
+Chinese); a language switch moves only what is still a default — the scenario's untouched fields
+while it came from a preset (not a link, a load or an import), and the display currency until the
+user picks one — and the exchange rate starts again whenever its two currencies change.
 """
 
 from __future__ import annotations
