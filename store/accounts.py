@@ -18,6 +18,7 @@ from pathlib import Path
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from . import private_paths
 from .errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,7 @@ def _load(path: Path) -> dict[str, dict]:
 
 
 def _save(path: Path, users: dict[str, dict]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_paths.prepare(path, "accounts file")  # missing directories 0700; refused where others could swap it
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".users-", suffix=".json")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
