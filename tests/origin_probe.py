@@ -8,10 +8,14 @@ import asyncio
 import base64
 import concurrent.futures
 import os
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
+T = TypeVar("T")
 
-def run(coro):
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
     """``asyncio.run(coro)`` in a thread of its own (Playwright's sync API holds this thread's loop)."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(asyncio.run, coro).result()
