@@ -135,8 +135,9 @@ http {{
         location /_stcore/stream {{
             proxy_pass http://127.0.0.1:{a.port}; proxy_http_version 1.1;
             proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "upgrade";
+            proxy_set_header Host $http_host;  # the browser's origin: the replicas accept no other
         }}
-        location / {{ proxy_pass http://127.0.0.1:{b.port}; }}
+        location / {{ proxy_pass http://127.0.0.1:{b.port}; proxy_set_header Host $http_host; }}
     }}
 }}
 """)
