@@ -20,7 +20,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 import costmodel
 from costmodel.export_csv import csv_bytes, results_csv, yearly_csv
 from costmodel.export_xlsx import workbook_bytes
-from webui import pdf_service, quote, session
+from webui import pdf_service, quote, session, storage
 from webui.text import md_escape
 from webui.titles import file_stem, scenario_title
 
@@ -56,9 +56,13 @@ def _build_pdf(s=scenario, lg=lang, p=preset_id, c=currency, r=rate, ti=title) -
 
 def _prepare() -> None:
     try:
-        job = service.submit(session_id, pdf_key, _build_pdf)
+        job = service.submit(session_id, pdf_key, _build_pdf, client=storage.client_address(),
+                             sales=storage.owner() is not None)
     except pdf_service.SessionBusyError:
         st.session_state[KEY_JOB + "_msg"] = ("info", t("rpt.pdf_busy"))
+        return
+    except pdf_service.ClientBusyError as exc:
+        st.session_state[KEY_JOB + "_msg"] = ("warning", t("pdf.busy_client", n=exc.args[0]))
         return
     except pdf_service.QueueFullError as exc:
         st.session_state[KEY_JOB + "_msg"] = ("warning", t("rpt.pdf_full", n=exc.args[0]))

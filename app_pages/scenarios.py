@@ -62,12 +62,12 @@ with st.container(border=True):
 
 # --- sign-in -------------------------------------------------------------------------------
 def _sign_in() -> None:
-    ok, msg, minutes = storage.sign_in(st.session_state.get("auth_user", ""), st.session_state.get("auth_pw", ""))
+    ok, msg, wait = storage.sign_in(st.session_state.get("auth_user", ""), st.session_state.get("auth_pw", ""))
     st.session_state["auth_pw"] = ""  # the password never outlives the attempt
     if ok:
         notices.flash("success", t(msg, user=md_escape(storage.display_name())))
     else:
-        st.session_state["auth_error"] = t(msg, minutes=int(minutes))
+        st.session_state["auth_error"] = t(msg, minutes=int(wait), seconds=int(wait))  # the key names its unit
 
 
 if owner is None:

@@ -106,9 +106,11 @@ class Run:
 class Session:
     """One browser tab: cookies, a websocket, the current page and query string, a message cache."""
 
-    def __init__(self, base: str, *, timeout: float = 30.0, locale: str = "en-US", timezone: str = "UTC"):
+    def __init__(self, base: str, *, timeout: float = 30.0, locale: str = "en-US", timezone: str = "UTC",
+                 origin: str | None = None):
         parts = urlsplit(base)
         self.base = base.rstrip("/")
+        self.origin = origin or self.base  # the Origin header of the websocket handshake (a page's origin)
         self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 80
         self.netloc = parts.netloc
         self.timeout = timeout
@@ -166,7 +168,7 @@ class Session:
             cookie = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
             ws_base = self.base.replace("http", "ws", 1)
             self.ws = await connect(f"{ws_base}/_stcore/stream", subprotocols=["streamlit", xsrf],
-                                    origin=self.base, additional_headers={"Cookie": cookie},
+                                    origin=self.origin, additional_headers={"Cookie": cookie},
                                     max_size=None, ping_interval=None, user_agent_header="st_client")
         if self.ws.subprotocol != "streamlit":
             raise ProtocolError(f"server chose subprotocol {self.ws.subprotocol!r}")

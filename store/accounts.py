@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import json
+import logging
 import os
 import re
 import tempfile
@@ -17,7 +18,10 @@ from pathlib import Path
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
+from . import private_paths
 from .errors import StoreError
+
+log = logging.getLogger(__name__)
 
 USERNAME = re.compile(r"^[a-z0-9][a-z0-9._-]{1,31}$")
 MIN_PASSWORD_CHARS = 10
@@ -40,7 +44,7 @@ def _load(path: Path) -> dict[str, dict]:
 
 
 def _save(path: Path, users: dict[str, dict]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_paths.prepare(path, "accounts file")  # missing directories 0700; refused where others could swap it
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".users-", suffix=".json")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -104,14 +108,30 @@ def _names(path: str, _stamp: int) -> frozenset[str]:
 
 
 def verify(path: Path, name: str, password: str) -> bool:
-    """True when ``password`` is the user's; the same work is done for unknown names."""
-    users = _load(path) if isinstance(name, str) and USERNAME.match(name) else {}
-    entry = users.get(name)
+    """True when ``password`` is the user's. An existing and an unknown (or malformed) name cost the
+    same: one read of the file and one argon2id check with the current parameters (against a dummy
+    hash for an unknown name). A stored hash of older parameters — which would cost differently — is
+    replaced at the user's next successful sign-in."""
+    users = _load(path)  # read for every name, valid or not
+    entry = users.get(name) if isinstance(name, str) and USERNAME.match(name) else None
     stored = entry.get("password_hash", _DUMMY_HASH) if isinstance(entry, dict) else _DUMMY_HASH
     if not isinstance(stored, str):
         stored = _DUMMY_HASH
     try:
-        ok = _HASHER.verify(stored, password[:MAX_PASSWORD_CHARS])
+        ok = _HASHER.verify(stored, password[:MAX_PASSWORD_CHARS]) and entry is not None
     except (VerificationError, InvalidHashError):
         return False
-    return ok and name in users
+    if ok and _HASHER.check_needs_rehash(stored):
+        _rehash(path, name, password[:MAX_PASSWORD_CHARS])
+    return ok
+
+
+def _rehash(path: Path, name: str, password: str) -> None:
+    """Store the user's hash with the current parameters; a read-only accounts file keeps the old one."""
+    try:
+        users = _load(path)
+        if isinstance(users.get(name), dict):
+            users[name] = {**users[name], "password_hash": _HASHER.hash(password)}
+            _save(path, users)
+    except (OSError, StoreError) as exc:
+        log.warning("could not rehash %s in %s: %s", name, path, type(exc).__name__)

@@ -54,7 +54,7 @@ def _migrate(url: str) -> int:
         engine = make_engine(url)
         migrate.upgrade(engine)
         revision = migrate.current_revision(engine)
-    except (sa.exc.SQLAlchemyError, CommandError, OSError, ImportError) as exc:
+    except (sa.exc.SQLAlchemyError, CommandError, OSError, ImportError, StoreError) as exc:
         print(f"error: cannot open the database {shown}: {_reason(exc, parsed.password)}", file=sys.stderr)
         return 2
     print(f"schema at revision {revision} ({shown})")

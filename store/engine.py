@@ -9,25 +9,24 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
+from . import private_paths
 from .policy import policy
 
 WRITE = {"store_write": True}  # execution option of a connection that will write
 PRIVATE_FILE = 0o600  # the database holds every price book: owner only
-PRIVATE_DIR = 0o700
 
 
 def private_sqlite_file(path: Path) -> None:
-    """Create the SQLite file (and a missing parent directory) readable by the owner only.
+    """Create the SQLite file (and every missing parent directory) readable by the owner only.
 
     SQLite creates a database with 0644 (less the umask) and its ``-wal`` / ``-shm`` files with the
-    database file's mode, so an empty 0600 file made here first keeps all three private. A directory
-    made here is 0700; an existing one is left alone. Existing files of ours that others can read
-    are narrowed to 0600.
+    database file's mode, so an empty 0600 file made here first keeps all three private. Directories
+    made here are 0700; existing ones are left alone, but a database under a directory that lets
+    another user replace it, or a database file of another user, is refused (StoreError naming the
+    directory). Existing files of ours that others can read are narrowed to 0600.
     """
-    parent = path.parent
-    if not parent.exists():
-        parent.mkdir(parents=True, exist_ok=True)
-        os.chmod(parent, PRIVATE_DIR)
+    private_paths.prepare(path, "database")
+    private_paths.check_owner(path, "database")
     os.close(os.open(path, os.O_CREAT | os.O_RDWR, PRIVATE_FILE))
     for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         try:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import yaml
 
+from .throttle import Backoff
+
 POLICY_FILE = Path(__file__).with_name("policy.yaml")
 
 
@@ -15,8 +17,9 @@ POLICY_FILE = Path(__file__).with_name("policy.yaml")
 class Policy:
     """Login throttle [count, s, rows], share-token size [bytes] and SQLite busy timeout [ms]."""
 
-    max_login_failures: int
+    max_name_failures: int
     max_client_failures: int
+    pair_backoff: Backoff
     max_parallel_checks: int
     login_window_s: float
     prune_batch_rows: int
@@ -28,9 +31,11 @@ class Policy:
 def policy() -> Policy:
     """Read ``policy.yaml`` once."""
     raw = yaml.safe_load(POLICY_FILE.read_text(encoding="utf-8"))
+    pair = raw["login_throttle"]["per_name_and_client"]
     return Policy(
-        max_login_failures=int(raw["login_throttle"]["max_failures"]),
+        max_name_failures=int(raw["login_throttle"]["max_failures_per_name"]),
         max_client_failures=int(raw["login_throttle"]["max_failures_per_client"]),
+        pair_backoff=Backoff(int(pair["free_failures"]), float(pair["first_delay_s"]), float(pair["max_delay_s"])),
         max_parallel_checks=int(raw["login_throttle"]["max_parallel_checks"]),
         login_window_s=float(raw["login_throttle"]["window_s"]),
         prune_batch_rows=int(raw["login_throttle"]["prune_batch_rows"]),

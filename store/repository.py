@@ -25,12 +25,13 @@ from costmodel.price_books import quote_only
 from costmodel.schema import DerivedPriceBook, Scenario
 from costmodel.validation import validate_scenario
 
-from . import migrate
+from . import migrate, throttle
 from .config import database_url
 from .engine import WRITE, is_sqlite, make_engine
 from .errors import AccessDenied, Conflict, NotFound
 from .policy import policy
 from .tables import login_failures, price_books, scenario_versions, scenarios, share_tokens
+from .throttle import Rule
 
 _ID = re.compile(r"^[0-9a-f]{32}$")
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{16,100}$")
@@ -398,8 +399,9 @@ class Store:
                              DerivedPriceBook.model_validate(json.loads(row.document)))
 
     # -- sign-in throttle -----------------------------------------------------------------
-    def begin_login(self, keys: dict[str, int], now: float | None = None) -> tuple[float, list[int]]:
-        """Atomically check and count a sign-in attempt for every key (name → its failure limit).
+    def begin_login(self, keys: dict[str, Rule], now: float | None = None) -> tuple[float, list[int]]:
+        """Atomically check and count a sign-in attempt for every key (name → its rule: a hard cap of
+        failures per window, or a :class:`~store.throttle.Backoff` of growing delays).
 
         Returns (seconds to wait, []) when a key is throttled, else (0, ids of one provisional failure
         per key) — counted *before* the password is checked, so parallel attempts cannot all pass.
@@ -411,20 +413,20 @@ class Store:
                 for key in sorted(keys):
                     conn.execute(sa.text("SELECT pg_advisory_xact_lock(hashtext(:k))"), {"k": key[:200]})
             self._prune_failures(conn, now)
-            waits = [self._wait(conn, key, limit, now) for key, limit in keys.items()]
+            waits = [self._wait(conn, key, rule, now) for key, rule in keys.items()]
             if max(waits, default=0.0) > 0:
                 return max(waits), []
             ids = [conn.execute(login_failures.insert().values(username=key[:200], at=now)).inserted_primary_key[0]
                    for key in keys]
         return 0.0, ids
 
-    def finish_login(self, ids: list[int], ok: bool, user_key: str) -> None:
-        """After the password check: a success removes the provisional rows and the name's failures."""
+    def finish_login(self, ids: list[int], ok: bool, clear_key: str) -> None:
+        """After the password check: a success removes the provisional rows and ``clear_key``'s failures."""
         if not ok:
             return
         with self._write() as conn:
             conn.execute(login_failures.delete().where(login_failures.c.id.in_(ids)))
-            conn.execute(login_failures.delete().where(login_failures.c.username == user_key[:200]))
+            conn.execute(login_failures.delete().where(login_failures.c.username == clear_key[:200]))
 
     @staticmethod
     def _prune_failures(conn: sa.Connection, now: float) -> int:
@@ -439,19 +441,19 @@ class Store:
         return conn.execute(login_failures.delete().where(login_failures.c.id.in_(old))).rowcount
 
     @staticmethod
-    def _wait(conn: sa.Connection, key: str, limit: int, now: float) -> float:
+    def _wait(conn: sa.Connection, key: str, rule: Rule, now: float) -> float:
         window = policy().login_window_s
         times = conn.execute(sa.select(login_failures.c.at).where(
             login_failures.c.username == key[:200], login_failures.c.at > now - window)
-            .order_by(login_failures.c.at.desc()).limit(limit)).scalars().all()
-        return 0.0 if len(times) < limit else max(0.0, times[-1] + window - now)
+            .order_by(login_failures.c.at.desc()).limit(throttle.rows_needed(rule))).scalars().all()
+        return throttle.wait_s(rule, list(times), now, window)
 
     def login_wait_s(self, username: str, now: float | None = None, limit: int | None = None) -> float:
         """Seconds until the key ``username`` may try to sign in again (0 = now); shared by all replicas.
 
         ``limit`` failures within the policy's window block the key (default: the per-user limit).
         """
-        limit = policy().max_login_failures if limit is None else limit
+        limit = policy().max_name_failures if limit is None else limit
         now = time.time() if now is None else now
         with self._read() as conn:
             return self._wait(conn, username, limit, now)

@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 import store
 from store import sessions
+from webui import origin_guard
 
 log = logging.getLogger(__name__)
 MAX_BODY = 256  # bytes: a hand-over value is 43 characters
@@ -33,12 +34,9 @@ def _store() -> store.Store:
 
 
 def _same_origin(request: Request) -> bool:
-    """No Origin header (same-origin fetches may omit it on some browsers) or the request's own host."""
-    origin = request.headers.get("origin")
-    if origin is None:
-        return True
-    host = request.headers.get("host", "")
-    return origin.split("://", 1)[-1].rstrip("/") == host
+    """No Origin header (same-origin fetches may omit it on some browsers) or exactly an allowed
+    origin (scheme, host and port: :func:`webui.origin_guard.allowed`, the websocket's check)."""
+    return origin_guard.allowed(request.scope)
 
 
 def _secure(request: Request) -> bool:

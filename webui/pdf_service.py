@@ -11,8 +11,10 @@ after it), restarted when it has died and, after a job, when its processes hold 
 
 Limits, so a few sessions cannot take the server down, come from ``pdf_service.yaml`` (with their
 reasons); two can be set per deployment: ``FABRIC_TCO_PDF_MAX_JOBS`` (jobs queued or running, all
-sessions) and ``FABRIC_TCO_PDF_WORKERS``. One session has at most ``per_session`` jobs in flight; a
-finished PDF is kept ``keep_s`` seconds for its session to download, then dropped.
+sessions) and ``FABRIC_TCO_PDF_WORKERS``. One session has at most ``per_session`` jobs in flight, one
+client address at most ``per_client`` (all its sessions), and customers' sessions leave
+``sales_reserved`` slots to signed-in sales engineers; a finished PDF is kept ``keep_s`` seconds for
+its session to download, then dropped.
 
 Workers run ``nice`` steps below the server's priority and their Chromiums under ``SCHED_IDLE``:
 when the CPU is short, pages and the Excel/CSV downloads of other sessions go first.
@@ -50,6 +52,10 @@ class SessionBusyError(Exception):
     """This session already has a job queued or running."""
 
 
+class ClientBusyError(Exception):
+    """This client address already has its maximum number of jobs queued or running."""
+
+
 @dataclass
 class Job:
     """One PDF to print: ``build`` returns the report's HTML (run on the worker thread)."""
@@ -59,6 +65,8 @@ class Job:
     key: str  # what the PDF is of (scenario, language, currency), so a page can tell a stale one
     build: Callable[[], str] = field(repr=False)
     seq: int = 0
+    client: str = ""  # the client's address ('' unknown); jobs per address are capped
+    sales: bool = False  # submitted by a signed-in sales engineer (may take the reserved slots)
     state: str = QUEUED
     pdf: bytes | None = field(default=None, repr=False)
     error: str | None = None
@@ -165,10 +173,14 @@ class PdfService:
 
     def __init__(self, workers: int = LIMITS["workers"], max_jobs: int = LIMITS["max_jobs"],
                  per_session: int = LIMITS["per_session"], keep_s: float = LIMITS["keep_s"],
-                 nice: int = LIMITS["nice"], printer_factory: Callable[[], Printer] = Printer):
-        if workers < 1 or max_jobs < workers or per_session < 1:
-            raise ValueError("workers ≥ 1, max_jobs ≥ workers and per_session ≥ 1")
+                 nice: int = LIMITS["nice"], printer_factory: Callable[[], Printer] = Printer,
+                 per_client: int = LIMITS["per_client"], sales_reserved: int = LIMITS["sales_reserved"]):
+        if workers < 1 or max_jobs < workers or per_session < 1 or per_client < 1 \
+                or not 0 <= sales_reserved < max_jobs:
+            raise ValueError("workers ≥ 1, max_jobs ≥ workers, per_session ≥ 1, per_client ≥ 1 and "
+                             "0 ≤ sales_reserved < max_jobs")
         self.workers, self.max_jobs, self.per_session, self.keep_s = workers, max_jobs, per_session, keep_s
+        self.per_client, self.sales_reserved = per_client, sales_reserved
         self.nice = nice
         self._printer_factory = printer_factory
         self._cv = threading.Condition()
@@ -182,18 +194,20 @@ class PdfService:
 
     # --- what the pages call
 
-    def submit(self, session: str, key: str, build: Callable[[], str]) -> Job:
-        """Queue a job; :class:`SessionBusyError` or :class:`QueueFullError` when a limit is reached."""
+    def submit(self, session: str, key: str, build: Callable[[], str], client: str = "", sales: bool = False) -> Job:
+        """Queue a job for ``session`` from the client address ``client`` ('' unknown), by a signed-in
+        sales engineer when ``sales``; :class:`SessionBusyError`, :class:`ClientBusyError` or
+        :class:`QueueFullError` when a limit is reached (customers' jobs leave ``sales_reserved`` slots)."""
         with self._cv:
             self._purge()
             pending = [j for j in self._jobs.values() if j.pending]
             if sum(j.session == session for j in pending) >= self.per_session:
                 raise SessionBusyError(session)
-            if self._closing:
+            if self._closing or len(pending) >= self.max_jobs - (0 if sales else self.sales_reserved):
                 raise QueueFullError(len(pending))
-            if len(pending) >= self.max_jobs:
-                raise QueueFullError(len(pending))
-            job = Job(uuid.uuid4().hex, session, key, build, next(self._seq))
+            if client and sum(j.client == client for j in pending) >= self.per_client:
+                raise ClientBusyError(self.per_client)
+            job = Job(uuid.uuid4().hex, session, key, build, next(self._seq), client=client, sales=sales)
             self._jobs[job.id] = job
             self._queue.append(job)
             self._start_workers()

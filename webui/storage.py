@@ -18,7 +18,7 @@ import streamlit as st
 
 import store
 import store.policy
-from store import accounts, config, sessions
+from store import accounts, config, sessions, throttle
 
 log = logging.getLogger(__name__)
 
@@ -117,33 +117,37 @@ def display_name() -> str:
     return who.split(":", 1)[1] if who else ""
 
 
-def _client() -> str:
+def client_address() -> str:
+    """The client's address as the server saw it ('' when unknown, e.g. loopback): what the sign-in
+    throttle and the PDF queue count per client."""
     try:
-        return str(st.context.ip_address or "")
+        address = st.context.ip_address
     except Exception:
         return ""
+    return address if isinstance(address, str) else ""
 
 
 def sign_in(username: str, password: str) -> tuple[bool, str, float]:
-    """Check a password sign-in; returns (ok, message key, minutes to wait when throttled).
+    """Check a password sign-in; returns (ok, message key, minutes or seconds to wait when throttled).
 
-    Failures count per user name and per client address, in the store (shared by replicas);
-    after the policy's limit the next attempts are refused without checking the password.
+    Failures count per (user name, client address) with growing delays, per address across names
+    and per name across addresses, in the store (shared by replicas; :mod:`store.throttle`); a
+    throttled attempt is refused without checking the password.
     """
     db = get_store()
     if db is None:
         return False, "auth.store_down", 0.0
     name = (username or "").strip().lower()[:64]
     pol = store.policy.policy()
-    keys = {f"user:{name}": pol.max_login_failures}
-    if _client():
-        keys[f"ip:{_client()}"] = pol.max_client_failures
+    keys, clear = throttle.keys_for(name, client_address(), pol.pair_backoff, pol.max_client_failures,
+                                    pol.max_name_failures)
     wait, attempt = db.begin_login(keys)  # counted before the check: parallel attempts cannot all pass
     if wait > 0:
-        return False, "auth.throttled", math.ceil(wait / 60)
+        return (False, "auth.throttled", math.ceil(wait / 60)) if wait > 60 else \
+            (False, "auth.throttled_s", float(math.ceil(wait)))
     with _checks():
         ok = accounts.verify(config.users_file(), name, password or "")
-    db.finish_login(attempt, ok, f"user:{name}")
+    db.finish_login(attempt, ok, clear)
     if not ok:
         return False, "auth.failed", 0.0
     sid, handoff = sessions.begin(db, name)  # kept across reloads by the cookie the page now asks for

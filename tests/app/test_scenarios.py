@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -10,6 +12,7 @@ from apptest_helpers import go, keyed, open_page
 
 import costmodel
 import store
+import store.policy
 from store import accounts
 from webui.i18n import catalog
 
@@ -60,15 +63,37 @@ def test_a_customer_cannot_open_the_price_books_page():
         at.switch_page("app_pages/price_books.py")  # not registered in a customer's navigation
 
 
+def _wait_shown(at) -> int:
+    """The seconds the throttle message asks to wait (0: the attempt was not throttled)."""
+    found = re.search(r"Try again in (\d+) (s|min)", at.error[0].value) if at.error else None
+    return 0 if found is None else int(found.group(1)) * (60 if found.group(2) == "min" else 1)
+
+
 def test_a_wrong_password_fails_and_sign_in_is_then_rate_limited():
+    """From one address (AppTest has none: every session shares the unknown address), the policy's
+    free failures are answered as wrong, then delays grow; while one runs, even the right password
+    waits, in this session and in another of the same address."""
+    free = store.policy.policy().pair_backoff.free
     at = open_page("scenarios")
-    for _ in range(5):
+    for _ in range(free):
         _sign_in(at, "mallory-target", "wrong password 123")
         assert [e.value for e in at.error] == [catalog("en")["auth.failed"]]
-    _sign_in(at, "mallory-target", PASSWORD)  # even the right password is refused now
-    assert "Too many failed sign-ins" in at.error[0].value
+    shown = []
+    for _ in range(3):  # a throttled attempt is not counted: wait it out, fail again, the next wait doubles
+        _sign_in(at, "mallory-target", "wrong password 123")
+        shown.append(_wait_shown(at))
+        time.sleep(shown[-1])
+        _sign_in(at, "mallory-target", "wrong password 123")
+        assert [e.value for e in at.error] == [catalog("en")["auth.failed"]]
+    _sign_in(at, "mallory-target", "wrong password 123")
+    shown.append(_wait_shown(at))
+    first = store.policy.policy().pair_backoff.first_s
+    delays = [first, 2 * first, 4 * first, 8 * first]  # counted from the last failure, shown rounded up
+    assert all(d - 3 < got <= d for got, d in zip(shown, delays, strict=True)), (shown, delays)
+    _sign_in(at, "mallory-target", PASSWORD)  # even the right password waits now
+    assert at.error[0].value.startswith("Too many failed sign-ins from this address. Try again in ")
     assert at.text_input(key="auth_user") is not None  # still the customer view
-    other = _sign_in(open_page("scenarios"), "mallory-target", PASSWORD)  # another session: same limit
+    other = _sign_in(open_page("scenarios"), "mallory-target", PASSWORD)  # another session: same address
     assert "Too many failed sign-ins" in other.error[0].value
 
 

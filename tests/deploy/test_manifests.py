@@ -608,3 +608,42 @@ def test_serve_sh_refuses_to_trust_every_forwarding_address(value):
                          timeout=30)
     assert out.returncode == 2
     assert "FORWARDED_ALLOW_IPS='*'" in out.stderr and "proxy's address" in out.stderr
+
+
+# ---------------------------------------------------------------------- the public origin passed on
+
+def test_nginx_passes_the_public_origin_the_replicas_check_websockets_against():
+    """The replicas accept a websocket or sign-in POST only from their own origin (Host + scheme)
+    unless FABRIC_TCO_ORIGINS lists others: nginx must pass the browser's Host with its port, the
+    scheme the browser used (a TLS terminator's X-Forwarded-Proto, else nginx's own) and the
+    browser's Origin untouched."""
+    from webui import origin_guard
+
+    conf = (DEPLOY / "nginx.conf").read_text(encoding="utf-8")
+    assert re.search(r"^\s*proxy_set_header Host \$fabric_host;", conf, re.M)
+    assert re.search(r"map \$http_host \$fabric_host \{\s*\"\"\s+\$host;\s*default\s+\$http_host;", conf)
+    assert re.search(r"^\s*proxy_set_header X-Forwarded-Proto \$fabric_proto;", conf, re.M)
+    proto = re.search(r"map \$http_x_forwarded_proto \$fabric_proto \{\s*\"([^\"]+)\"\s+\$http_x_forwarded_proto;"
+                      r"\s*default\s+\$scheme;", conf)
+    assert proto, "the scheme map is missing"
+    accepted = re.compile(proto.group(1).lstrip("~"))
+    assert accepted.match("https") and accepted.match("http") and not accepted.match("javascript")
+    assert not re.search(r"proxy_set_header\s+Origin\b", conf, re.I), "nginx must not rewrite the Origin"
+    assert not re.search(r"proxy_hide_header|proxy_pass_request_headers\s+off", conf)
+    assert origin_guard.ENV_ORIGINS not in _compose()["services"]["app"].get("environment", {}), \
+        "compose keeps the default (Host + scheme from nginx); a fixed list is documented in a comment"
+
+
+def test_k8s_replicas_accept_exactly_the_ingress_public_origin():
+    from webui import origin_guard
+
+    value = _env(_container(), origin_guard.ENV_ORIGINS)
+    origins = origin_guard.configured({origin_guard.ENV_ORIGINS: value})
+    ing = _ingress("fabric-tco")
+    tls_hosts = {h for t in ing["spec"]["tls"] for h in t["hosts"]}
+    rule_hosts = {r["host"] for r in ing["spec"]["rules"]}
+    assert rule_hosts <= tls_hosts
+    ann = ing["metadata"]["annotations"]
+    assert ann["nginx.ingress.kubernetes.io/force-ssl-redirect"] == "true"  # the browser only sees https
+    assert origins == {f"https://{h}" for h in rule_hosts}
+    assert "http://tco.example.com" not in origins and "https://tco.example.com:8443" not in origins

@@ -29,6 +29,7 @@ from browser_helpers import (
     sign_in,
     wait_for,
 )
+from origin_probe import handshake, refused_origins, run
 from stack import NGINX, Nginx, Stack, require_nginx
 
 import costmodel
@@ -134,8 +135,9 @@ http {{
         location /_stcore/stream {{
             proxy_pass http://127.0.0.1:{a.port}; proxy_http_version 1.1;
             proxy_set_header Upgrade $http_upgrade; proxy_set_header Connection "upgrade";
+            proxy_set_header Host $http_host;  # the browser's origin: the replicas accept no other
         }}
-        location / {{ proxy_pass http://127.0.0.1:{b.port}; }}
+        location / {{ proxy_pass http://127.0.0.1:{b.port}; proxy_set_header Host $http_host; }}
     }}
 }}
 """)
@@ -272,3 +274,18 @@ def test_a_sign_in_survives_a_reload_through_nginx(stack, browser):
     page.get_by_role("button", name="Sign out").wait_for()
     assert page.get_by_role("button", name="Sign in").count() == 0
     ctx.close()
+
+
+def test_websockets_through_nginx_accept_only_the_public_origin(stack):
+    """nginx passes the browser's Host (with its port) and scheme on: the replicas accept a handshake
+    from the proxy's public origin only — not from a replica's own port, another port or scheme, a
+    localhost alias or another host — and the scheme a TLS terminator in front reports counts."""
+    base = stack.base  # http://127.0.0.1:8080
+    assert run(handshake(base, base)) == 101
+    replica = f"http://127.0.0.1:{stack.apps[0].port}"
+    assert run(handshake(base, replica)) == 403
+    for what, origin in refused_origins(stack.nginx.port).items():
+        assert run(handshake(base, origin)) == 403, what
+    behind_tls = {"X-Forwarded-Proto": "https"}  # TLS ends in front of nginx, which speaks HTTP
+    assert run(handshake(base, "https://127.0.0.1:8080", headers=behind_tls)) == 101
+    assert run(handshake(base, base, headers=behind_tls)) == 403

@@ -72,7 +72,7 @@ def _wait(job: pdf_service.Job, timeout: float = 120) -> pdf_service.Job:
 @pytest.fixture
 def service():
     require_browser()
-    svc = pdf_service.PdfService(workers=1, max_jobs=3, per_session=1)
+    svc = pdf_service.PdfService(workers=1, max_jobs=3, per_session=1, sales_reserved=0)  # the queue alone
     yield svc
     svc.close()
 

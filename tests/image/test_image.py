@@ -34,6 +34,7 @@ from browser_helpers import (
     wait_for,
 )
 from containers import Container, build_image, compose_run_args, podman, require_podman
+from origin_probe import handshake, refused_origins, run
 from stack import Nginx, require_nginx
 
 import costmodel
@@ -151,6 +152,15 @@ def test_sign_in_save_and_compare_in_a_browser(app, browser, tmp_path):
     settle(page)
     assert wait_for(page, lambda: open_compare(page), expected) == expected
     ctx.close()
+
+
+def test_the_image_accepts_websockets_from_its_own_origin_only(app):
+    """The exact-origin check in the image as run: the published port is the browser's origin."""
+    assert run(handshake(app.base, app.base)) == 101
+    port = int(app.base.rsplit(":", 1)[1])
+    for what, origin in refused_origins(port).items():
+        assert run(handshake(app.base, origin)) == 403, what
+    assert "refused websocket /_stcore/stream from origin 'http://evil.example'" in app.logs()
 
 
 def test_chinese_pdf_report_is_made_inside_the_container(app):

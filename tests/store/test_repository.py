@@ -144,22 +144,23 @@ def test_login_throttle_is_shared_and_clears_on_success(db):
     t0 = 1_000_000.0
     for i in range(4):
         db.record_login("carol", ok=False, now=t0 + i)
-        assert db.login_wait_s("carol", now=t0 + i) == 0
+        assert db.login_wait_s("carol", now=t0 + i, limit=5) == 0
     db.record_login("carol", ok=False, now=t0 + 4)
-    wait = db.login_wait_s("carol", now=t0 + 5)
+    wait = db.login_wait_s("carol", now=t0 + 5, limit=5)
     assert 890 < wait <= 900
-    assert db.login_wait_s("dave", now=t0 + 5) == 0
-    assert db.login_wait_s("carol", now=t0 + 901) == 0  # the window has passed
+    assert db.login_wait_s("dave", now=t0 + 5, limit=5) == 0
+    assert db.login_wait_s("carol", now=t0 + 901, limit=5) == 0  # the window has passed
     db.record_login("carol", ok=True, now=t0 + 6)
-    assert db.login_wait_s("carol", now=t0 + 7) == 0
+    assert db.login_wait_s("carol", now=t0 + 7, limit=5) == 0
 
 
 def test_a_client_address_has_its_own_higher_limit(db):
     t0 = 2_000_000.0
     for i in range(10):
         db.record_login("ip:10.0.0.1", ok=False, now=t0 + i)
-    assert db.login_wait_s("ip:10.0.0.1", now=t0 + 11) > 0  # over the per-user default of 5
+    assert db.login_wait_s("ip:10.0.0.1", now=t0 + 11, limit=5) > 0
     assert db.login_wait_s("ip:10.0.0.1", now=t0 + 11, limit=50) == 0
+    assert db.login_wait_s("ip:10.0.0.1", now=t0 + 11) == 0  # the default: the per-name ceiling
 
 
 def test_a_share_token_gives_the_quote_never_the_price_book(db):
