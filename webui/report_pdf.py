@@ -75,6 +75,7 @@ ol.sources { padding-left: 0; list-style: none; font-size: 8pt; } ol.sources li 
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 CHART_W, CHART_H = 900, 420  # px of each chart's SVG (scaled to the page width)
+LEGEND_ROW_H = 20  # px added per legend row past the second, so many fabrics leave the plot its height
 # Draws every <img data-fig=N> from the N-th figure with plotly.js's own SVG export, in the printing
 # Chromium itself (what kaleido does in a second Chromium), then sets window.__chartsDone.
 RENDER_JS = """
@@ -84,7 +85,7 @@ RENDER_JS = """
   for (const img of imgs) {
     const f = figs[Number(img.dataset.fig)];
     img.src = await Plotly.toImage({data: f.data, layout: f.layout},
-                                   {format: "svg", width: WIDTH, height: HEIGHT});
+                                   {format: "svg", width: WIDTH, height: Number(img.dataset.h) || HEIGHT});
   }
   await Promise.all(imgs.map(i => i.decode().catch(() => null)));
   window.__chartsDone = true;
@@ -262,8 +263,15 @@ def _charts(t: Translator, scenario, res, names: dict, conv: Money, rate: float,
     mc = costmodel.monte_carlo(scenario, drawn=drawn)
     figs.append((charts.mc_histogram(mc.tco, list(mc.fabric_ids), names, fams, mc.summary(), L, show, rate), ""))
     shown = [(fig, note) for fig, note in figs if fig is not None]
-    body = "".join(f"<div class='chart'><img data-fig='{i}' alt=''>{note}</div>" for i, (_, note) in enumerate(shown))
+    body = "".join(f"<div class='chart'><img data-fig='{i}' data-h='{_chart_height(fig)}' alt=''>{note}</div>"
+                   for i, (fig, note) in enumerate(shown))
     return f"<h2>{e(t('pdf.charts'))}</h2>{body}", [fig for fig, _ in shown]
+
+
+def _chart_height(fig) -> int:
+    """A chart's height in the PDF [px]: :data:`CHART_H`, taller by a row per two legend entries past four."""
+    entries = sum(1 for tr in fig.data if tr.showlegend is not False and tr.name)
+    return CHART_H + LEGEND_ROW_H * max(0, -(-entries // 2) - 2)
 
 
 def _cash_flows(t: Translator, res, names: dict, conv: Money, resale_note: str) -> str:
