@@ -29,7 +29,7 @@ from costmodel import price_books, uncertainty
 from costmodel import titles as model_titles
 from costmodel.claims import check_preset
 from costmodel.currency import shown_rate
-from costmodel.formatting import format_number, format_share
+from costmodel.formatting import format_number, format_share, format_sig
 from costmodel.presets import list_presets
 from costmodel.tco import CATEGORIES
 from costmodel.timeline import cumulative
@@ -319,7 +319,7 @@ def _assumptions(t: Translator, scenario, cat, names: dict, conv: Money, book_la
             for q in type(entry).model_fields:
                 qty = getattr(entry, q)
                 if hasattr(qty, "typical"):
-                    value = _price(conv, qty.typical) if is_money else f"{qty.typical:,.6g}"
+                    value = _price(conv, qty.typical) if is_money else format_sig(qty.typical, 6)  # never 1e-06
                     quantities.setdefault(q, {})[fid] = f"{value} {cite(qty)}"
     fabrics = list(scenario.fabrics)
     for i in range(0, len(fabrics), FABRICS_PER_TABLE):
