@@ -22,10 +22,10 @@ st.caption(t("cluster.intro", currency=book.currency))
 with st.container(border=True):
     top = st.columns([3, 2])
     with top[0]:
-        shown_name = titles.display_name(scenario, session.preset(), t)  # a preset's name in this language
+        shown_name = titles.scenario_title(scenario, session.preset(), t)  # own, the preset's here, or made
         name_key = keys.label_key(widgets.key_of("name"), [shown_name])
-        st.text_input(t("field.name"), value=shown_name, max_chars=200, key=name_key,
-                      on_change=widgets.on_change, args=("name", name_key))
+        st.text_input(t("field.name"), value=shown_name, max_chars=200, key=name_key,  # cleared: the made name
+                      placeholder=titles.made_name(scenario, t), on_change=widgets.on_change, args=("name", name_key))
     with top[1]:
         widgets.choice(t, "scope", ["cluster", "fabric"], horizontal=True)
     top = st.columns([3, 2])

@@ -113,7 +113,7 @@ with st.container(border=True):
                    + (" · " + t("scn.modified") if changed else ""))
     cols = st.columns([3, 3, 2, 2])
     # keyed by the scenario's name, so the field follows a load, an import or an edit elsewhere
-    shown_name = titles.display_name(session.scenario(), session.preset(), t)  # a preset's, in this language
+    shown_name = titles.scenario_title(session.scenario(), session.preset(), t)  # own, a preset's here, or made
     name_key = "scn_name_" + hashlib.sha256(shown_name.encode()).hexdigest()[:12]
     cols[0].text_input(t("scn.name"), value=shown_name, max_chars=200, key=name_key)
     cols[1].text_input(t("scn.note"), max_chars=200, key="scn_note", placeholder=t("scn.note_ph"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -67,8 +68,12 @@ def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
         {k: v[0] for k, v in out.metrics.items()}, scenario.workload.schedule, family, reasons,
         work_cost=work.cost, work_breakdown=work.breakdown,
     )
-    return to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes, catalog,
-                     equal_work=work, busy=always_busy(built.inputs, st, batch.rows(slice(1, 2), lines=False)))
+    result = to_result(out, rec, scenario.name, price_books.label(scenario), scenario.cluster.nodes, catalog,
+                       equal_work=work, busy=always_busy(built.inputs, st, batch.rows(slice(1, 2), lines=False)))
+    cat = catalog or load_catalog()
+    return dataclasses.replace(result, gpu=cat.gpus[scenario.cluster.gpu].name,
+                               gpus_per_node=int(built.inputs.gpus_per_node.ravel()[0]),
+                               model_params_b=float(scenario.workload.model_params_b))
 
 
 def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataFrame:

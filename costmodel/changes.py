@@ -87,7 +87,11 @@ def with_change(scenario: Scenario, path: str, value: Any) -> Change:
     Raises :class:`~costmodel.errors.ScenarioError` (naming the field and its allowed range)
     when the changed scenario is invalid even after :func:`repair`; ``scenario`` itself is
     never modified; ``KeyError`` for a path that is not a field of the scenario document.
+    A blank ``name`` is no name of its own: the schema's default (the scenario is then titled by
+    what it is, :func:`costmodel.titles.title`).
     """
+    if path == "name" and isinstance(value, str) and not value.strip():
+        value = type(scenario).model_fields["name"].default
     data = set_path(scenario.model_dump(mode="json"), path, value)
     repaired = repair(data)
     return Change(validate_scenario(data), tuple(repaired))

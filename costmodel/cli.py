@@ -22,7 +22,6 @@ from .errors import CostModelError, ScenarioError
 from .export_csv import csv_bytes, results_csv, yearly_csv
 from .formatting import format_money, format_number, format_share, format_sig
 from .presets import get_preset, list_presets, load_preset
-from .schema import Scenario
 from .uncertainty import MAX_DRAWS, monte_carlo, tornado
 
 MAX_SWEEP_SPEC_POINTS = 1_000_000
@@ -221,9 +220,9 @@ def report_money(args, res) -> tuple[str, float]:
 def write_tables(args, scenario, res, currency: str, rate: float, title: str) -> None:
     """Write the CSV and Excel files ``args`` asks for (``--csv``, ``--results-csv``, ``--xlsx``)."""
     if args.csv:
-        write_file(args.csv, csv_bytes(yearly_csv(res, currency, rate)))
+        write_file(args.csv, csv_bytes(yearly_csv(res, currency, rate, title)))
     if args.results_csv:
-        write_file(args.results_csv, csv_bytes(results_csv(res, currency, rate)))
+        write_file(args.results_csv, csv_bytes(results_csv(res, currency, rate, title)))
     if args.xlsx:
         from .export_xlsx import workbook_bytes  # xlsxwriter only when asked for
 
@@ -243,17 +242,11 @@ def cmd_report(args) -> None:
 
 
 def _title(scenario, args) -> str:
-    """The workbook's title: a preset's title in the file's language (from the preset file), "untitled"
-    in that language for a scenario without a name of its own, else the scenario's name. (The app's
-    own wording of titles is :func:`webui.titles.scenario_title`.)"""
-    if args.preset and scenario.name == load_preset(args.preset).name:
-        preset = get_preset(args.preset)
-        return preset.title_zh if args.lang == "zh" and preset.title_zh else preset.title
-    if scenario.name == Scenario().name:
-        from .export_xlsx import labels  # xlsxwriter only when a workbook is made
+    """The files' title in their language (:func:`costmodel.titles.title`): the scenario's own name,
+    a preset's title while it is that preset unchanged, else the name made from what it is."""
+    from . import titles
 
-        return labels(args.lang)["untitled"]
-    return scenario.name
+    return titles.title(scenario, args.lang, args.preset)
 
 
 def scenario_args(p: argparse.ArgumentParser) -> None:

@@ -6,6 +6,9 @@ digits, so a spreadsheet shows what the pages show. :func:`csv_bytes` writes UTF
 byte-order mark: without it Excel on a Chinese Windows reads the file as GBK and garbles
 ``–``, ``×`` and every Chinese character.
 
+Every row begins with the scenario's title (``title``, default: its name) and what it is: the GPU,
+nodes, GPUs per node and the model's parameters [billions], so the first row names the cluster.
+
 Cells that a spreadsheet would read as a formula are prefixed with an apostrophe (OWASP "CSV
 injection"): text whose first character other than white space is ``=``, ``+``, ``-``, ``@``, a
 full-width or small form of them (``＝ ＋ － ＠ ﹦ ﹢ ﹣``, as Excel folds them) or a minus sign, or
@@ -84,14 +87,20 @@ def _check(currency: str | None, rate: float, result: Result) -> tuple[str, floa
     return shown_rate(result.currency, currency, rate)
 
 
-def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0) -> str:
+def _head(result: Result, title: str | None) -> dict:
+    """The columns every row begins with: the title, then the cluster and the model."""
+    return {"scenario": title or result.name, "gpu": result.gpu, "nodes": result.nodes,
+            "gpus_per_node": result.gpus_per_node, "model_params_b": _round(result.model_params_b)}
+
+
+def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None) -> str:
     """One row per fabric × year: cost by category and total, in ``currency`` (default: the price book's)."""
     cur, rate = _check(currency, rate, result)
     rows = []
     for f in result.fabrics:
         for y in f.yearly:
             rows.append({
-                "scenario": result.name, "currency": cur, "fabric": f.id, "family": f.family,
+                **_head(result, title), "currency": cur, "fabric": f.id, "family": f.family,
                 "year": y["year"], **{c: _round(y[c] * rate, MONEY_DIGITS) for c in CATEGORIES},
                 "total": _round(y["total"] * rate, MONEY_DIGITS),
             })
@@ -103,7 +112,7 @@ MONEY_METRICS = frozenset({"cost_per_run", "cost_per_mtok", "cost_per_useful_gpu
 SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "hfu", "goodput", "cpu_overhead_share"})
 
 
-def results_csv(result: Result, currency: str | None = None, rate: float = 1.0) -> str:
+def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None) -> str:
     """One row per fabric: totals, breakdown and the main performance and reliability figures,
     money in ``currency`` (default: the price book's)."""
     cur, rate = _check(currency, rate, result)
@@ -125,7 +134,7 @@ def results_csv(result: Result, currency: str | None = None, rate: float = 1.0) 
     rows = []
     for f in result.fabrics:
         rows.append({
-            "scenario": result.name, "currency": cur, "scope": result.scope, "baseline": result.baseline,
+            **_head(result, title), "currency": cur, "scope": result.scope, "baseline": result.baseline,
             "fabric": f.id, "family": f.family, "name": f.name, "tco_total": money(f.tco_total), "npv": money(f.npv),
             "delta_vs_baseline": money(f.delta_vs_baseline), "payback_years": _round(f.payback_years, 2),
             "fits_plan": f.fits_plan, **{f"breakdown_{c}": money(f.breakdown[c]) for c in CATEGORIES},

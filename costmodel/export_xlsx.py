@@ -30,7 +30,7 @@ import xlsxwriter
 import yaml
 from xlsxwriter.utility import xl_rowcol_to_cell
 
-from . import ledger, price_books, quantities
+from . import ledger, price_books, quantities, titles
 from .api import evaluate
 from .catalog import load_catalog
 from .currency import is_money_unit, shown_rate
@@ -170,6 +170,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
            "note": wb.add_format({"italic": True, "font_color": "#666666"})}
     book = _Book(wb, tx, shown, rate, fabric_names(lang, cat), fmt)
     names, fab_names = _inputs_sheet(book, title, p, st, compute(p, st).drivers)
+    _setup_row(book.wb.worksheets()[0], 5, scenario, lang, fmt["bold"])  # the cluster and the model, on the first sheet
 
     # one cash-flow sheet per fabric, its formulas from the money ledger
     refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS} | {"scope_cluster": "scope_cluster"}
@@ -184,6 +185,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
         after_tax[fid] = tax_columns(sh, st.payment, st.horizon_years, fab_refs, res.fabric(fid), rate,
                                      names["discount"], tx, fmt)
     _summary_sheet(book, title, st, res, tco_cells, npv_cells)
+    _setup_row(book.wb.get_worksheet_by_name(tx["sheet_summary"]), 2, scenario, lang, fmt["bold"])
     summary_after_tax(book, st, res, tco_cells, after_tax)
     training_sheet(book, scenario, p, st, res)
     work_sheet(book, res)  # the same work, each fabric sized to deliver it (issue 13)
@@ -195,6 +197,12 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
     wb.close()
     return buf.getvalue()
+
+
+def _setup_row(ws, row: int, scenario: Scenario, lang: str, bold) -> None:
+    """Row ``row`` of ``ws``: what the scenario is (nodes × GPUs of which GPU, the model's size), as text."""
+    ws.write_string(row, 0, titles.texts(lang)["setup_label"], bold)
+    ws.write_string(row, 1, titles.setup_line(scenario, lang))
 
 
 def _scope_text(book: _Book, st) -> str:

@@ -121,6 +121,10 @@ class Result:
     recommendation: Recommendation
     #: each fabric's cluster sized to deliver the plan, and the cash cost of that work (None: not computed)
     equal_work: EqualWork | None = None
+    #: the cluster and the model, so every file can name them: GPU (catalog name), GPUs per node, parameters [billions]
+    gpu: str = ""
+    gpus_per_node: int = 0
+    model_params_b: float = 0.0
 
     def fabric(self, fabric_id: str) -> FabricResult:
         """The result of one fabric by id."""
@@ -139,6 +143,9 @@ class Result:
             "baseline": self.baseline,
             "price_book": self.price_book,
             "nodes": self.nodes,
+            "gpu": self.gpu,
+            "gpus_per_node": self.gpus_per_node,
+            "model_params_b": self.model_params_b,
             "fabrics": [f.to_dict() for f in self.fabrics],
             "recommendation": {
                 "rule": self.recommendation.rule,

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import yaml
 
-from . import cdp
+from . import cdp, pdf_text
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,7 @@ class Printer:
                 log.info("Chromium holds more than %s MiB after a job: restarting it", self.restart_mib)
                 self.close()
                 self.restarts += 1
-            return pdf
+            return pdf_text.real_text(pdf)  # search and copy find the real characters (网, not ⽹)
         raise AssertionError("unreachable")
 
     def close(self) -> None:

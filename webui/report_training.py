@@ -41,16 +41,18 @@ def _value(t: Translator, group: str, key: str, value) -> str:
 
 
 def plan_rows(t: Translator, scenario: costmodel.Scenario) -> list[tuple[str, str]]:
-    """(label, value) of every training-plan and topology input of ``scenario``; GPUs and NICs per
-    node as the model uses them (an empty field means the GPU's reference server)."""
+    """(label, value) of the GPU (its catalog name), every topology and training-plan input of
+    ``scenario``; GPUs and NICs per node as the model uses them (an empty field means the GPU's
+    reference server)."""
     p = build(scenario).inputs
     effective = {"gpus_per_node": float(p.gpus_per_node.ravel()[0]), "nics_per_node": float(p.nics_per_node.ravel()[0])}
-    rows = [(t(f"field.workload.{k}"), _value(t, "workload", k, getattr(scenario.workload, k)))
-            for k in WORKLOAD_FIELDS]
-    rows += [(t(f"field.cluster.{k}"), _value(t, "cluster", k, getattr(scenario.cluster, k) if
-                                              getattr(scenario.cluster, k) is not None else effective.get(k)))
-             for k in CLUSTER_FIELDS]
-    return rows
+    gpu = (t("field.cluster.gpu"), costmodel.catalog.load_catalog().gpus[scenario.cluster.gpu].name)
+    cluster = [(t(f"field.cluster.{k}"), _value(t, "cluster", k, getattr(scenario.cluster, k) if
+                                                getattr(scenario.cluster, k) is not None else effective.get(k)))
+               for k in CLUSTER_FIELDS]
+    workload = [(t(f"field.workload.{k}"), _value(t, "workload", k, getattr(scenario.workload, k)))
+                for k in WORKLOAD_FIELDS]
+    return [gpu, *cluster, *workload]  # what the cluster is first: the GPU, then the nodes
 
 
 def fabric_rows(t: Translator, res, names: dict[str, str]) -> list[list[str]]:

@@ -1,7 +1,8 @@
-"""The scenario's title as people see it: on page headers, the PDF cover and download file names.
+"""The scenario's title as people see it: on page headers, the PDF cover, the files and their names.
 
-A preset's own name is shown in the page's language; a scenario changed since it was loaded
-from a preset says so ("… (modified)"), so a title never names numbers the page no longer shows.
+A name of the user's own stays; a preset unchanged is titled by the preset's name in the page's
+language; anything else by a name made from what it is ("64 × H100 · 500 亿参数 · 训练"), so a title
+never names numbers the page no longer shows (:mod:`costmodel.titles`, shared with both command lines).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 
 import costmodel
 from costmodel import locale_defaults
+from costmodel import titles as model_titles
 
 from . import share
 from .i18n import Translator
@@ -25,23 +27,25 @@ def changed(scenario: costmodel.Scenario, preset_id: str) -> bool:
 
 def scenario_title(scenario: costmodel.Scenario, preset_id: str, t: Translator) -> str:
     """The display title of ``scenario`` loaded from ``preset_id`` (``share.BLANK`` for none)."""
-    if preset_id != share.BLANK:
-        name = display_name(scenario, preset_id, t)
-        return t("title.modified", name=name) if changed(scenario, preset_id) else name
-    if scenario.name == costmodel.Scenario().name:
-        name = t("title.untitled")
-        return t("title.modified", name=name) if changed(scenario, preset_id) else name
-    return scenario.name
+    if model_titles.automatic(scenario.name) and model_titles.is_preset(scenario, preset_id):
+        return t(f"preset.{preset_id}")
+    return model_titles.title(scenario, t.lang)
 
 
 def display_name(scenario: costmodel.Scenario, preset_id: str, t: Translator) -> str:
-    """The scenario's own name as a name field shows it: a preset's name in the page's language
-    while the scenario still carries the preset's (English) name, else the name as given."""
+    """The name stored in the scenario, as a notice about an opened file or link names it: a preset's
+    name in the page's language while the scenario still carries the preset's (English) name, else
+    the name as given ("untitled" for the default). Titles use :func:`scenario_title`."""
     if preset_id != share.BLANK and scenario.name == share.preset_scenario(preset_id).name:
         return t(f"preset.{preset_id}")
     if scenario.name == costmodel.Scenario().name:
         return t("title.untitled")
     return scenario.name
+
+
+def made_name(scenario: costmodel.Scenario, t: Translator) -> str:
+    """The name made from what the scenario is, in the page's language (a cleared name field's placeholder)."""
+    return model_titles.made_name(scenario, t.lang)
 
 
 def file_stem(title: str, limit: int = 60) -> str:

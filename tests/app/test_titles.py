@@ -1,39 +1,80 @@
-"""The scenario's display title: a preset's name in the page's language, marked once changed."""
+"""The scenario's title: a preset's name while it is that preset, a name made from what it is once
+changed (zh and en), the user's own name kept, a cleared name falling back to the made name."""
 
 from __future__ import annotations
 
 import costmodel
+from costmodel import titles as model_titles
 from webui import share
 from webui.i18n import Translator
 from webui.titles import file_stem, scenario_title
 
 PRESET = "seed-intro-32xA100"
+ZH, EN = Translator("zh"), Translator("en")
+
+
+def _h100_64(s: costmodel.Scenario) -> costmodel.Scenario:
+    s = s.with_change("cluster.gpu", "h100").scenario
+    return s.with_change("cluster.nodes", 64).scenario.with_change("cluster.gpus_per_node", 8).scenario
 
 
 def test_unchanged_preset_is_named_in_the_page_language():
     s = costmodel.load_preset(PRESET)
-    assert scenario_title(s, PRESET, Translator("zh")) == Translator("zh")(f"preset.{PRESET}")
-    assert scenario_title(s, PRESET, Translator("en")) == Translator("en")(f"preset.{PRESET}")
+    assert scenario_title(s, PRESET, ZH) == ZH(f"preset.{PRESET}")
+    assert scenario_title(s, PRESET, EN) == EN(f"preset.{PRESET}")
 
 
-def test_changed_preset_says_modified():
+def test_changed_preset_gets_the_made_name_in_zh_and_en():
+    changed = _h100_64(costmodel.load_preset(PRESET))
+    assert scenario_title(changed, PRESET, ZH) == "64 × H100 · 500 亿参数 · 训练"
+    assert scenario_title(changed, PRESET, EN) == "64 × H100 · 50 B parameters · training"
+    for t in (ZH, EN):
+        title = scenario_title(changed, PRESET, t)
+        assert "修改" not in title and "modified" not in title and "32" not in title
+
+
+def test_own_name_is_kept_through_changes_without_a_modified_mark():
+    s = costmodel.load_preset(PRESET).with_change("name", "Acme pilot").scenario
+    assert scenario_title(s, PRESET, ZH) == "Acme pilot"
+    bigger = _h100_64(s)
+    assert scenario_title(bigger, PRESET, ZH) == "Acme pilot" == scenario_title(bigger, PRESET, EN)
+
+
+def test_a_cleared_name_falls_back_to_the_made_name_not_the_presets():
     s = costmodel.load_preset(PRESET)
-    changed = s.model_copy(update={"cluster": s.cluster.model_copy(update={"nodes": 256})})
-    en = scenario_title(changed, PRESET, Translator("en"))
-    assert en.endswith("(modified)") and "Article intro" in en
-    assert scenario_title(changed, PRESET, Translator("zh")).endswith("（已修改）")
+    for blank in ("", "   "):
+        cleared = s.with_change("name", blank).scenario  # the inputs are still the preset's
+        assert cleared.name == costmodel.Scenario().name
+        assert scenario_title(cleared, PRESET, ZH) == "32 × A100 80 GB · 500 亿参数 · 训练"
+        assert ZH(f"preset.{PRESET}") != scenario_title(cleared, PRESET, ZH)
+    named = _h100_64(s).with_change("name", "Acme").scenario.with_change("name", "").scenario
+    assert scenario_title(named, PRESET, EN) == "64 × H100 · 50 B parameters · training"
 
 
-def test_own_name_is_kept_and_blank_is_untitled():
-    s = costmodel.load_preset(PRESET).model_copy(update={"name": "Acme pilot"})
-    assert scenario_title(s, PRESET, Translator("zh")) == "Acme pilot"  # a new name alone changes no input
-    bigger = s.model_copy(update={"cluster": s.cluster.model_copy(update={"nodes": 64})})
-    assert scenario_title(bigger, PRESET, Translator("zh")) == "Acme pilot（已修改）"
-    assert scenario_title(costmodel.Scenario(), share.BLANK, Translator("zh")) == "未命名方案"
-    assert scenario_title(s, share.BLANK, Translator("en")) == "Acme pilot"
+def test_a_saved_made_name_is_made_again_once_the_scenario_changes():
+    """A scenario saved under its made name and changed later is titled afresh (a stale made name never stays)."""
+    saved = _h100_64(costmodel.load_preset(PRESET))
+    saved = saved.with_change("name", scenario_title(saved, PRESET, ZH)).scenario
+    assert scenario_title(saved, share.BLANK, ZH) == "64 × H100 · 500 亿参数 · 训练"
+    later = saved.with_change("cluster.nodes", 128).scenario
+    assert scenario_title(later, share.BLANK, EN) == "128 × H100 · 50 B parameters · training"
+
+
+def test_blank_scenario_is_titled_by_what_it_is():
+    s = costmodel.Scenario()
+    assert scenario_title(s, share.BLANK, ZH) == model_titles.made_name(s, "zh")
+    assert model_titles.made_name(s, "zh").endswith("· 训练")
+
+
+def test_model_sizes_in_words():
+    assert [model_titles.model_size(b, "zh") for b in (0.05, 1.5, 50, 175, 1000)] == [
+        "5000 万参数", "15 亿参数", "500 亿参数", "1750 亿参数", "1 万亿参数"]
+    assert [model_titles.model_size(b, "en") for b in (0.35, 7, 1750)] == [
+        "350 M parameters", "7 B parameters", "1.75 T parameters"]
 
 
 def test_file_stem_keeps_chinese_and_drops_punctuation():
     assert file_stem("案例 2（自动驾驶）：24 节点") == "案例-2-自动驾驶-24-节点"
+    assert file_stem("64 × H100 · 500 亿参数 · 训练") == "64-H100-500-亿参数-训练"
     assert file_stem("../../etc/passwd") == "etc-passwd"
     assert file_stem("***") == "scenario"

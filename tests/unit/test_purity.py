@@ -6,6 +6,9 @@ an import-time check never runs) counts as much as one at the top.
 """
 
 import ast
+import csv
+import io
+import json
 import subprocess
 import sys
 
@@ -115,16 +118,27 @@ def test_the_pdf_report_is_the_apps_command(tmp_path, capsys):
 
 
 def test_both_command_lines_title_an_unnamed_scenario_in_the_files_language(tmp_path):
-    """A scenario with the default name is "untitled" in the workbook's language, as the app says it."""
+    """A scenario with the default name is titled by what it is, in the files' language, as the app
+    titles it; the first sheet and the CSV's first row name the GPU, the nodes and the model."""
     import openpyxl
 
     from costmodel import Scenario, cli
     from webui import cli as app_cli
 
+    data = Scenario().model_dump(mode="json")
+    data["cluster"].update(gpu="h100", nodes=64, gpus_per_node=8)
+    data["workload"]["model_params_b"] = 50
     scenario = tmp_path / "blank.json"
-    scenario.write_text(Scenario().model_dump_json(), encoding="utf-8")
-    for lang, expected in (("zh", "未命名方案"), ("en", "Untitled scenario")):
+    scenario.write_text(json.dumps(data), encoding="utf-8")
+    for lang, expected in (("zh", "64 × H100 · 500 亿参数 · 训练"), ("en", "64 × H100 · 50 B parameters · training")):
         for name, main in (("model", cli.main), ("app", app_cli.main)):
-            path = tmp_path / f"{name}-{lang}.xlsx"
-            assert main(["report", str(scenario), "--lang", lang, "--xlsx", str(path)]) == 0
-            assert openpyxl.load_workbook(path).worksheets[0].cell(1, 2).value == expected, (name, lang)
+            path, table = tmp_path / f"{name}-{lang}.xlsx", tmp_path / f"{name}-{lang}.csv"
+            args = ["report", str(scenario), "--lang", lang, "--xlsx", str(path), "--results-csv", str(table)]
+            assert main(args) == 0
+            sheet = openpyxl.load_workbook(path).worksheets[0]
+            assert sheet.cell(1, 2).value == expected, (name, lang)
+            assert "64" in sheet.cell(6, 2).value and "NVIDIA H100 80 GB SXM" in sheet.cell(6, 2).value
+            assert ("500 亿参数" if lang == "zh" else "50 B parameters") in sheet.cell(6, 2).value
+            first = next(csv.DictReader(io.StringIO(table.read_text(encoding="utf-8-sig"))))
+            assert (first["scenario"], first["gpu"], first["nodes"], first["gpus_per_node"],
+                    first["model_params_b"]) == (expected, "NVIDIA H100 80 GB SXM", "64", "8", "50"), (name, lang)

@@ -39,7 +39,8 @@ def test_section_has_the_plan_and_each_fabrics_layout_step_and_memory(lang):
         assert t(f"field.workload.{key}") in out
     assert t("field.cluster.in_network_reduction") in out and t("opt.workload.parallelism.best") in out
     assert scenario.cluster.gpus_per_node is None  # shown as the reference server's count, not "auto"
-    assert f"<td>{t('field.cluster.gpus_per_node')}</td><td>8</td>" in out
+    label = re.escape(t("field.cluster.gpus_per_node"))
+    assert re.search(rf"<td>{label}</td><td[^>]*>8</td>", out)  # a number: its cell never wraps
     m = scenario.measurements["ib-ndr-400"]
     assert format_number(m.busbw_GBps, 1) in out and m.summary in out
     rows = _cells(out)
@@ -68,3 +69,16 @@ def test_a_dense_plan_without_measurement_says_so_and_the_report_carries_the_sec
     out = report_html(scenario, lang="zh")
     assert t("rtrain.title") in out and t("rtrain.dense") in out and t("rtrain.no_measurements") in out
     assert out.index(t("rtrain.title")) < out.index(t("pdf.cash_flows"))
+
+
+def test_the_plan_table_names_the_gpu_first():
+    """The PDF's input table names the GPU (its catalog name), before the nodes and the model."""
+    from webui.i18n import Translator
+    from webui.report_training import plan_rows
+
+    s = costmodel.load_preset("seed-intro-32xA100").with_change("cluster.gpu", "h100").scenario
+    for lang in ("zh", "en"):
+        t = Translator(lang)
+        rows = plan_rows(t, s)
+        assert rows[0] == (t("field.cluster.gpu"), "NVIDIA H100 80 GB SXM")
+        assert rows[1] == (t("field.cluster.nodes"), "32")
