@@ -78,3 +78,13 @@ def test_file_stem_keeps_chinese_and_drops_punctuation():
     assert file_stem("64 × H100 · 500 亿参数 · 训练") == "64-H100-500-亿参数-训练"
     assert file_stem("../../etc/passwd") == "etc-passwd"
     assert file_stem("***") == "scenario"
+
+
+def test_a_preset_in_its_chinese_start_keeps_the_preset_title():
+    from costmodel import locale_defaults
+
+    china = locale_defaults.localize(costmodel.load_preset(PRESET), "zh")
+    assert china != costmodel.load_preset(PRESET)  # China's book, grid, tax and power price
+    assert scenario_title(china, PRESET, ZH) == ZH(f"preset.{PRESET}")
+    changed = _h100_64(china)
+    assert scenario_title(changed, PRESET, ZH) == "64 × H100 · 500 亿参数 · 训练"
