@@ -103,8 +103,7 @@ def charts_section() -> None:  # no widget in it: a fragment would only add its 
         )
         if cum.crossings:  # a table under the chart: labels on it would overlap and leave the plot
             header, rows = compare_notes.crossing_table(t, money, cum, names)
-            st.caption(t("crossings.title"))
-            st.markdown(markdown_table(header, rows))
+            st.markdown(f":gray[{md_escape(t('crossings.title'))}]\n\n" + markdown_table(header, rows))
 
 
 @st.fragment

@@ -3,8 +3,8 @@ language, shared by the Compare page and the PDF report.
 
 Units by size, so a short payback never reads "0.0 years" or "0.2 months":
 
-* under :data:`DAYS_BELOW` days (about two months): whole days, rounded up ("repaid within 6
-  days"), with the weeks in words — "6 days — within a week", "18 days — within 3 weeks";
+* up to :data:`DAYS_UP_TO` whole days (about two months): whole days, rounded up ("repaid within
+  6 days"), with the weeks in words — "6 days — within a week", "18 days — within 3 weeks";
   under a day: "less than a day";
 * under :data:`MONTHS_BELOW_YEARS` years: months, one decimal ("7.3 months");
 * beyond: years, one decimal ("2.4 years").
@@ -21,9 +21,9 @@ from .i18n import Translator, fmt_number
 
 DAYS_PER_YEAR = 365.25  # [days/year]
 MONTHS_PER_YEAR = 12.0  # [months/year]
-#: shorter durations are written in days [days] (about two months)
-DAYS_BELOW = 61
-#: shorter durations (and at least DAYS_BELOW days) are written in months [years]
+#: durations of up to this many whole days (rounded up) are written in days [days] (about two months)
+DAYS_UP_TO = 60
+#: shorter durations (and longer than DAYS_UP_TO days) are written in months [years]
 MONTHS_BELOW_YEARS = 2.0
 DAYS_PER_WEEK = 7
 
@@ -41,10 +41,10 @@ def duration_text(t: Translator, years: float | None) -> str:
     if years is None or not math.isfinite(years) or years < 0:
         return "—"
     days = years * DAYS_PER_YEAR
-    if days < 1.0:
+    if days < 1.0 - 1e-9:
         return t("duration.under_day")
-    if days < DAYS_BELOW:
-        whole = math.ceil(days - 1e-9)
+    whole = math.ceil(days - 1e-9)  # 1e-9: a whole number of days given in years stays that number
+    if whole <= DAYS_UP_TO:
         weeks = math.ceil(whole / DAYS_PER_WEEK)
         return t("duration.week", days=whole) if weeks <= 1 else t("duration.weeks", days=whole, weeks=weeks)
     if years < MONTHS_BELOW_YEARS:
@@ -57,4 +57,4 @@ def months_text(t: Translator, months: float | None) -> str:
     return duration_text(t, None if months is None else months / MONTHS_PER_YEAR)
 
 
-__all__ = ["DAYS_BELOW", "MONTHS_BELOW_YEARS", "duration_text", "months_text"]
+__all__ = ["DAYS_UP_TO", "MONTHS_BELOW_YEARS", "duration_text", "months_text"]
