@@ -93,17 +93,17 @@ def charts_section() -> None:  # no widget in it: a fragment would only add its 
         st.plotly_chart(
             charts.lite(charts.breakdown_bar, res, L, show, money.rate), key="chart_breakdown", width="stretch"
         )
+    cum = cumulative(res)
     with right:
-        cum = cumulative(res)
         st.plotly_chart(
             charts.lite(charts.cumulative_cost, cum.months, cum.curves, cum.crossings, names, families, L, show,
                         money.rate),
             key="chart_cumulative",
             width="stretch",
         )
-        if cum.crossings:  # a table under the chart: labels on it would overlap and leave the plot
-            header, rows = compare_notes.crossing_table(t, money, cum, names)
-            st.markdown(f":gray[{md_escape(t('crossings.title'))}]\n\n" + markdown_table(header, rows))
+    if cum.crossings:  # a table under the charts, by the legend's labels: on the plot they would overlap
+        header, rows = compare_notes.crossing_table(t, money, cum, short)
+        st.markdown(f":gray[{md_escape(t('crossings.title'))}]\n\n" + markdown_table(header, rows))
 
 
 @st.fragment

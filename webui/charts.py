@@ -343,7 +343,7 @@ def breakdown_bar(result, labels: Labels, money: Money, fx: float = 1.0, *,
     Bars are labelled by each fabric's short label (``short.<id>``, else its name), the hover
     names it in full; totals are written above at most :data:`MAX_TOTAL_LABELS` bars.
 
-    Label keys: ``breakdown_title``, ``axis_fabric``, ``axis_cost``, ``total``, the six
+    Label keys: ``breakdown_title``, ``axis_cost``, ``total``, the six
     category ids (``compute_capex``, ``network_capex``, ``energy``, ``cpu_overhead``,
     ``interruptions``, ``operations``) and, optionally, each fabric id (else the
     catalog's English name is shown) and ``short.<id>``.
@@ -372,9 +372,10 @@ def breakdown_bar(result, labels: Labels, money: Money, fx: float = 1.0, *,
     if len(fabrics) > MAX_TOTAL_LABELS:
         annotations = []
     lows = [sum(min(0.0, float(b[c]) * fx) for c in CATEGORIES) for *_, b in fabrics]
+    # no x title: the bars name the fabrics, and a title would run into the legend under labels
+    # that many bars tilt
     return _figure(traces, _layout(_t(labels, "breakdown_title"), separators, barmode="relative",
                                    annotations=annotations, plain=_cjk(labels),
-                                   xaxis=dict(title=dict(text=_t(labels, "axis_fabric"))),
                                    yaxis=dict(title=dict(text=_t(labels, "axis_cost")),
                                               **_money_axis(labels, money, [0.0, *tops, *lows]))))
 

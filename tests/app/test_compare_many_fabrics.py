@@ -125,7 +125,7 @@ def test_crossings_are_a_table_under_the_chart_not_labels_on_it(lang):
     assert table.startswith(":gray[")  # its title, then the table
     body = table.split(head)[1].splitlines()[2:]
     assert len(body) == len(cum.crossings)
-    names = formatting.fabric_names(lang)
+    names = formatting.fabric_short_names(lang)  # the legend's labels
     by_month = sorted(cum.crossings, key=lambda c: c.month)  # the earliest first
     cells = [[c.strip().replace("\\", "") for c in row.strip("|").split("|")] for row in body]
     assert [row[0] for row in cells] == [names[c.b] for c in by_month]
