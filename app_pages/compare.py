@@ -103,7 +103,7 @@ def charts_section() -> None:  # no widget in it: a fragment would only add its 
         )
     if cum.crossings:  # a table under the charts, by the legend's labels: on the plot they would overlap
         header, rows = compare_notes.crossing_table(t, money, cum, short)
-        st.markdown(f":gray[{md_escape(t('crossings.title'))}]\n\n" + markdown_table(header, rows))
+        st.markdown(f"**{md_escape(t('crossings.title'))}**\n\n" + markdown_table(header, rows))
 
 
 @st.fragment

@@ -122,7 +122,7 @@ def test_crossings_are_a_table_under_the_chart_not_labels_on_it(lang):
     t = Translator(lang)
     head = f"| {t('crossings.fabric')} | {t('crossings.after')} |"
     (table,) = [m.value for m in at.markdown if head in m.value]
-    assert table.startswith(":gray[")  # its title, then the table
+    assert table.startswith(f"**{t('crossings.title')}**")  # its title, then the table
     body = table.split(head)[1].splitlines()[2:]
     assert len(body) == len(cum.crossings)
     names = formatting.fabric_short_names(lang)  # the legend's labels
@@ -151,3 +151,15 @@ def test_every_catalog_fabric_has_a_unique_short_label_a_chart_can_show():
         assert all(len(s) <= 16 for s in short.values()), short
         assert all(s != formatting.fabric_name(cat.fabrics[f], lang) for f, s in short.items())  # really short
     assert not set().union(*(latin_words(s) for s in formatting.fabric_short_names("zh").values()))
+
+
+def test_twelve_fabrics_in_chinese_show_no_stray_english():
+    from test_chinese import _page_texts
+    from zh_words import latin_words
+
+    at = _open(12, "zh")
+    texts = [t for group in _page_texts(at).values() for t in group]
+    texts += [el.value for kind in ("markdown", "caption", "info") for el in at.get(kind)]
+    texts += [m.label for m in at.metric] + [m.value for m in at.metric]
+    stray = {w: t[:80] for t in texts if t != "nan" for w in latin_words(t)}  # NaN cells show "—"
+    assert not stray, stray
