@@ -27,6 +27,7 @@ from webui import share
 TIMEOUT_MS = 180_000
 PRESET = "seed-intro-32xA100"
 COUNTS = (4, 8, 12)
+CHARTS = 3  # plotly charts on Compare above its details tabs
 #: the fabrics in the order a sales engineer would add them: the baseline, then one of each family
 ORDER = ("tcp-100", "roce-400", "ib-ndr-400", "iwarp-100", "roce-100", "roce-200", "ib-hdr-200", "tcp-400")
 
@@ -79,6 +80,9 @@ def shoot(base: str, out: Path, counts=COUNTS, langs=("zh", "en")) -> list[Path]
                 height = page.evaluate("() => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
                                        ".getBoundingClientRect().height + 150")
                 page.set_viewport_size({"width": 1500, "height": min(max(int(height) + 40, 900), 12000)})
+                # every chart drawn (breakdown, cumulative, waterfall), then a moment for their text
+                page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= "
+                                       f"{CHARTS}", timeout=TIMEOUT_MS)
                 page.wait_for_timeout(1500)
                 path = out / f"compare-{n}-fabrics-{lang}.png"
                 _small_png(page.screenshot(), path)
