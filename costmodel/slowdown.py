@@ -15,7 +15,7 @@ from .equal_work import STEP_KEYS
 from .results import Result
 
 #: a run this much longer (relative) on the larger cluster is reported [fraction]
-MIN_SLOWDOWN = 0.01
+REPORTED_SLOWDOWN = 0.01
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ class Slowdown:
         return self.big["exposed_comm_s"] / self.big["step_time_s"] if self.big["step_time_s"] > 0 else math.nan
 
 
-def slower_with_more_nodes(res: Result, min_slowdown: float = MIN_SLOWDOWN) -> list[Slowdown]:
+def slower_with_more_nodes(res: Result, min_slowdown: float = REPORTED_SLOWDOWN) -> list[Slowdown]:
     """The fabrics (in the result's order) whose run takes longer on the scenario's nodes than on the
     fewer nodes the equal-work sizing gives them, by more than ``min_slowdown``."""
     ew = res.equal_work
@@ -63,4 +63,4 @@ def slower_with_more_nodes(res: Result, min_slowdown: float = MIN_SLOWDOWN) -> l
     return out
 
 
-__all__ = ["MIN_SLOWDOWN", "Slowdown", "slower_with_more_nodes"]
+__all__ = ["REPORTED_SLOWDOWN", "Slowdown", "slower_with_more_nodes"]
