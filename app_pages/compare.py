@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costmodel.catalog import load_catalog
-from costmodel.formatting import format_ratio
 from costmodel.timeline import cumulative
 from webui import (
     bom_panel,
-    calibration,
     charts,
+    compare_notes,
     compute,
     details,
     equal_work_panel,
     keys,
+    kpi_cards,
     labels,
-    layouts,
     reliability_panel,
     rent_panel,
     session,
@@ -25,15 +23,15 @@ from webui import (
 )
 from webui.carbon_panel import carbon_panel
 from webui.i18n import fmt_number
-from webui.text import md_escape
+from webui.text import markdown_table, md_escape
 
 t = session.translator()
 money = session.money()
 scenario = session.scenario()
 res = compute.evaluate(compute.key(scenario), _scenario=scenario)
-cat = load_catalog()
 fabrics = res.fabrics
 names = labels.fabric_names(t)
+short = labels.fabric_short_names(t)
 families = {f.id: f.family for f in fabrics}
 base = res.fabric(res.baseline)
 L = labels.chart_labels(t)
@@ -63,59 +61,24 @@ for f in fabrics:
                      usable=fmt_number(f.metrics["memory_usable_gb"], 1)), icon="🧮")
 
 # --- headline: the same work, each fabric sized to deliver it
-equal_work_panel.show(t, money, res, names)
+equal_work_panel.show(t, money, res, names, compare_notes.slowdown_lines(t, res, names))
 
-# --- KPI cards: the fixed cluster
+# --- KPIs of the fixed cluster: cards that wrap into rows, or one sortable table for many fabrics
 st.subheader(t("compare.fixed_title", nodes=fmt_number(res.nodes)))
-cols = st.columns(len(fabrics), border=True)  # bordered columns: a card each, no container inside
-for col, f in zip(cols, fabrics, strict=True):
-    with col:
-        is_base = f.id == res.baseline
-        m = f.metrics
-        st.markdown(f"**{names[f.id]}**" + (f" · {t('compare.baseline')}" if is_base else ""))
-        st.metric(
-            t("kpi.tco", years=res.horizon_years),
-            money.short(f.tco_total),
-            delta=None if is_base else money.delta(f.delta_vs_baseline),
-            delta_color="inverse",
-            help=money(f.tco_total),
-        )
-        rows = {
-            t("kpi.ratio"): format_ratio(f.ratio_vs_baseline),
-            t("kpi.npv"): money.short(f.npv),
-            t("kpi.payback"): "—" if f.payback_years is None else (
-                t("kpi.years", n=f"{f.payback_years:.1f}") if f.payback_years >= 1
-                else t("kpi.months", n=f"{f.payback_years * 12:.1f}")),
-            t("kpi.run_days"): fmt_number(m["run_days"], 1),
-            t("kpi.gpu_util"): f"{m['gpu_utilization']:.1%}",
-            t("kpi.interruptions"): fmt_number(m["interruptions_per_year"], 1),
-            t("kpi.cpu"): f"{m['cpu_overhead_share']:.2%}",
-        }
-        busy = f.always_busy  # the same cluster kept busy all year: slowness shows as fewer runs
-        if busy:
-            rows.update({
-                t("kpi.busy_runs"): fmt_number(busy["runs_per_year"], 1),
-                t("kpi.busy_per_run"): money.short(busy["cost_per_run"]),
-                t("kpi.busy_per_mtok"): money(busy["cost_per_mtok"], digits=2),
-                t("kpi.busy_per_gpu_hour"): money(busy["cost_per_useful_gpu_hour"], digits=2),
-            })
-        # one Markdown element per card: far cheaper to send on every rerun than a table
-        st.markdown("  \n".join(f"{k}: **{v}**" for k, v in rows.items()))
-        st.caption(t("layout.card", layout=layouts.layout_text(t, m)) + "  \n" + layouts.memory_text(t, m))
-        if f.measured:  # the result's label; the scenario's fields give it in the page's language
-            meas = scenario.measurements.get(f.id)
-            st.caption(t("calib.measured", summary=md_escape(calibration.label(t, meas) if meas else f.measured)))
-        elif f.id in cat.fabrics and cat.fabrics[f.id].socket_fallback and f.id not in scenario.overrides.fabrics:
-            st.caption(t("compare.nccl_sockets"))
-        calibration.alltoall_caption(t, scenario, f)
+kpi_cards.show(t, money, scenario, res, names, short)
 
-# --- recommendation
+# --- recommendation: the article's rule, and the model's two answers, each with its question
 rec = res.recommendation
 with st.container(border=True):
     st.subheader(t("compare.recommendation"))
-    a, b = st.columns(2)
-    a.metric(t("compare.rule"), names.get(rec.rule, "—") if rec.rule else "—", help=t("compare.rule_help"))
-    b.metric(t("compare.cost_optimal"), names[rec.cost_optimal], help=t(f"compare.metric_{rec.metric}"))
+    answers = compare_notes.picks(t, money, res, names)
+    cols = st.columns(1 + len(answers))
+    cols[0].metric(t("pick.rule"), short.get(rec.rule, "—") if rec.rule else "—", help=t("compare.rule_help"))
+    if rec.rule:
+        cols[0].caption(md_escape(names[rec.rule]))
+    for col, answer in zip(cols[1:], answers.values(), strict=True):
+        col.metric(answer["question"], short[answer["fabric"]], help=answer["help"])
+        col.caption(md_escape(answer["detail"]))
     if rec.reason_codes:  # one Markdown list
         st.markdown("\n".join(f"- {md_escape(labels.reason(t, rc, money))}" for rc in rec.reason_codes))
 
@@ -124,22 +87,23 @@ show = money.display.short  # charts convert with money.rate, then format
 
 
 def charts_section() -> None:  # no widget in it: a fragment would only add its bookkeeping
-    left, right = st.columns(2)
+    # side by side up to the cards' count; more fabrics: each chart the page's width
+    left, right = st.columns(2) if kpi_cards.layout_for(len(fabrics)) == "cards" else (st.container(),) * 2
     with left:
         st.plotly_chart(
             charts.lite(charts.breakdown_bar, res, L, show, money.rate), key="chart_breakdown", width="stretch"
         )
+    cum = cumulative(res)
     with right:
-        cum = cumulative(res)
         st.plotly_chart(
             charts.lite(charts.cumulative_cost, cum.months, cum.curves, cum.crossings, names, families, L, show,
                         money.rate),
             key="chart_cumulative",
             width="stretch",
         )
-        if cum.crossings:  # one caption, a line per crossing
-            st.caption("  \n".join(t("compare.crossing", a=names[c.a], b=names[c.b], month=f"{c.month:.1f}")
-                                    for c in cum.crossings))
+    if cum.crossings:  # a table under the charts, by the legend's labels: on the plot they would overlap
+        header, rows = compare_notes.crossing_table(t, money, cum, short)
+        st.markdown(f"**{md_escape(t('crossings.title'))}**\n\n" + markdown_table(header, rows))
 
 
 @st.fragment
@@ -161,6 +125,7 @@ def waterfall_section() -> None:
             L,
             show,
             money.rate,
+            short_names=(short[base.id], short[choice]),
         ),
         key="chart_waterfall",
         width="stretch",

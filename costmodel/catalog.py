@@ -97,6 +97,8 @@ class FabricSpec(BaseModel):
     family: Family
     name: str
     name_zh: str
+    short: str = ""  # chart label, e.g. "IB NDR 400G" ("" = the full name)
+    short_zh: str = ""  # its Chinese form where it differs ("" = ``short``)
     loss_model: LossModel
     routing: Routing
     in_network_reduction: bool  # the switches reduce all-reduce data in the network (SHARPv3 and later)

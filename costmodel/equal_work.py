@@ -16,7 +16,7 @@ number of fabrics (:func:`costmodel.api.evaluate` folds the first into the scena
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,6 +32,9 @@ GRID_STEP = 1.05
 #: the search looks up to this multiple of the scenario's nodes (and at least to DENSE_UP_TO)
 SEARCH_FACTOR = 16
 HOURS_PER_DAY = 24.0
+#: the step of a run on the sized cluster, kept to explain it: step time, pure compute and network time
+#: on the critical path [s], interruptions [per year]
+STEP_KEYS: tuple[str, ...] = ("step_time_s", "compute_time_s", "exposed_comm_s", "interruptions_per_year")
 #: the cash categories of the equal-work breakdown
 CASH_CATEGORIES: tuple[str, ...] = tuple(c for c in CATEGORIES if c not in TIME_CATEGORIES)
 
@@ -56,6 +59,7 @@ class EqualWork:
     plan_load: np.ndarray  # share of the year the plan keeps that cluster busy [0-1]
     network_capex: np.ndarray  # [currency]
     breakdown: dict[str, np.ndarray]  # cash categories over the horizon [currency]
+    step: dict[str, np.ndarray] = field(default_factory=dict)  # STEP_KEYS on that cluster [s, per year]
 
     @property
     def cheapest(self) -> int | None:
@@ -195,6 +199,7 @@ def size_for_work(p: Inputs, st: Structure, target_run_days: float | None = None
         run_days=take(out.metrics["run_days"]), plan_load=take(out.metrics["plan_load"]),
         network_capex=take(out.amounts["network_capex"]),
         breakdown={c: take(out.breakdown[c]) for c in CASH_CATEGORIES},
+        step={k: take(out.metrics[k]) for k in STEP_KEYS},
     )
 
 

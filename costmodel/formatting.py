@@ -37,6 +37,24 @@ def fabric_names(lang: str = "en", catalog: Catalog | None = None) -> dict[str, 
     return {fid: fabric_name(f, lang) for fid, f in (catalog or load_catalog()).fabrics.items()}
 
 
+def fabric_short_names(lang: str = "en", catalog: Catalog | None = None) -> dict[str, str]:
+    """The short label of every catalog fabric in ``lang`` (charts, narrow tables), by fabric id.
+
+    The catalog's ``short_zh`` (Chinese) or ``short``; a fabric without one, or whose label another
+    fabric shares, gets its full name (two bars or lines labelled alike would merge on a chart).
+
+    >>> fabric_short_names("en")["ib-ndr-400"], fabric_short_names("zh")["roce-ar-400"]
+    ('IB NDR 400G', 'RoCE 自适应 400G')
+    """
+    cat = catalog or load_catalog()
+    short = {fid: (f.short_zh if lang == "zh" and f.short_zh else f.short) or fabric_name(f, lang)
+             for fid, f in cat.fabrics.items()}
+    counts: dict[str, int] = {}
+    for label in short.values():
+        counts[label] = counts.get(label, 0) + 1
+    return {fid: label if counts[label] == 1 else fabric_name(cat.fabrics[fid], lang) for fid, label in short.items()}
+
+
 def format_money(value: float | None, currency: str, digits: int = 0) -> str:
     """Money with thousands separators and the currency code, e.g. ``'1,234,568 USD'``.
 

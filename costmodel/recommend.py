@@ -76,8 +76,12 @@ class Recommendation:
     rule_family: str
     rule: str | None  # fabric id of the rule's family in the comparison (cheapest of it)
     cost_optimal: str
-    metric: str  # "tco_total" or "cost_per_run"
+    metric: str  # "work_cost", "tco_total" or "cost_per_run"
     reason_codes: list[Reason] = field(default_factory=list)
+    #: the best fabric for the scenario's own node count (every fabric on the same cluster), and the
+    #: metric it is ranked by ("tco_total", or "cost_per_run" when the cluster is always busy or none fits)
+    fixed_pick: str | None = None
+    fixed_metric: str = "tco_total"
 
     @property
     def reasons(self) -> list[str]:
@@ -134,6 +138,22 @@ def seed_rule(nodes: int, params_b: float, budget_tight: bool, existing_ethernet
     return family, reasons
 
 
+def fixed_cluster_pick(ids, tco, cost_per_run, fits, schedule) -> tuple[str, str]:
+    """The best fabric on the scenario's own cluster → (fabric id, metric): the lowest TCO among the
+    fabrics that fit the yearly plan (cost per run when the cluster is always busy, or when none fits).
+
+    >>> fixed_cluster_pick(["a", "b"], [5.0, 3.0], [1.0, 2.0], [True, False], "plan")
+    ('a', 'tco_total')
+    >>> fixed_cluster_pick(["a", "b"], [5.0, 3.0], [1.0, 2.0], [True, True], "always_busy")
+    ('a', 'cost_per_run')
+    """
+    fits = np.asarray(fits, dtype=bool)
+    metric = "cost_per_run" if schedule == "always_busy" or not fits.any() else "tco_total"
+    values = np.asarray(cost_per_run if metric == "cost_per_run" else tco, dtype=float)
+    pool = np.where(fits, values, np.inf) if fits.any() else values
+    return ids[int(np.argmin(pool))], metric
+
+
 def recommend(ids, families, tco, cost_per_run, fits, breakdown, metrics, schedule,
               rule_family, rule_reasons, fmt=lambda x: f"{x:,.0f}", work_cost=None,
               work_breakdown=None) -> Recommendation:
@@ -144,6 +164,7 @@ def recommend(ids, families, tco, cost_per_run, fits, breakdown, metrics, schedu
     it; otherwise by TCO among the fabrics that fit the plan (cost per run when the cluster is
     always busy, or when none fits). The recommendation names the metric it ranks by.
     """
+    fixed_pick, fixed_metric = fixed_cluster_pick(ids, tco, cost_per_run, fits, schedule)
     metric_name = "cost_per_run" if schedule == "always_busy" else "tco_total"
     values = np.asarray(cost_per_run if metric_name == "cost_per_run" else tco, dtype=float)
     fits = np.asarray(fits, dtype=bool)
@@ -185,4 +206,6 @@ def recommend(ids, families, tco, cost_per_run, fits, breakdown, metrics, schedu
         cost_optimal=ids[best],
         metric=metric_name,
         reason_codes=reasons,
+        fixed_pick=fixed_pick,
+        fixed_metric=fixed_metric,
     )

@@ -152,6 +152,8 @@ class Result:
                 "rule_family": self.recommendation.rule_family,
                 "cost_optimal": self.recommendation.cost_optimal,
                 "metric": self.recommendation.metric,
+                "fixed_pick": self.recommendation.fixed_pick,
+                "fixed_metric": self.recommendation.fixed_metric,
                 "reasons": list(self.recommendation.reasons),
                 "reason_codes": [{"code": r.code, "values": r.values} for r in self.recommendation.reason_codes],
             },

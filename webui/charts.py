@@ -68,7 +68,7 @@ DASHES = ("solid", "dash", "dot", "dashdot")
 SYMBOLS = ("circle", "square", "diamond", "triangle-up")
 PATTERNS = ("", "/", ".", "x")
 MAX_POINTS = 600  # per trace
-MAX_ANNOTATIONS = 8  # crossover labels; markers show all of them
+MAX_TOTAL_LABELS = 24  # breakdown: totals written above at most this many bars (beyond: hover only)
 TEMPLATE = "plotly_white"
 
 
@@ -187,6 +187,12 @@ def _rgba(hex_color: str, alpha: float) -> str:
 def _finite(v) -> float | None:
     v = float(v)
     return v if math.isfinite(v) else None
+
+
+def _short(labels: Labels | None, fid: str, name: str) -> str:
+    """A fabric's short label (``labels["short.<fid>"]``, :func:`webui.labels.chart_labels`), else ``name``."""
+    text = labels.get(f"short.{fid}") if labels else None
+    return name if text is None else str(text)
 
 
 def _fmt(money: Money, v) -> str:
@@ -334,16 +340,20 @@ def breakdown_bar(result, labels: Labels, money: Money, fx: float = 1.0, *,
     One trace per category (in :data:`costmodel.tco.CATEGORIES` order), bars stacked
     ``relative`` so a negative category (never in the model today) would stack below zero.
 
-    Label keys: ``breakdown_title``, ``axis_fabric``, ``axis_cost``, ``total``, the six
+    Bars are labelled by each fabric's short label (``short.<id>``, else its name), the hover
+    names it in full; totals are written above at most :data:`MAX_TOTAL_LABELS` bars.
+
+    Label keys: ``breakdown_title``, ``axis_cost``, ``total``, the six
     category ids (``compute_capex``, ``network_capex``, ``energy``, ``cpu_overhead``,
     ``interruptions``, ``operations``) and, optionally, each fabric id (else the
-    catalog's English name is shown).
+    catalog's English name is shown) and ``short.<id>``.
     """
     if isinstance(result, Mapping):  # the JSON document
         fabrics = [(f["id"], f["name"], f["tco_total"], f["breakdown"]) for f in result["fabrics"]]
     else:
         fabrics = [(f.id, f.name, f.tco_total, f.breakdown) for f in result.fabrics]
-    names = [str(labels.get(fid, name)) if labels else name for fid, name, _, _ in fabrics]
+    full = [str(labels.get(fid, name)) if labels else name for fid, name, _, _ in fabrics]
+    names = [_short(labels, fid, n) for (fid, *_), n in zip(fabrics, full, strict=True)]
     totals = [float(tco) * fx for _, _, tco, _ in fabrics]
     traces = []
     for cat in CATEGORIES:
@@ -352,16 +362,20 @@ def breakdown_bar(result, labels: Labels, money: Money, fx: float = 1.0, *,
         traces.append(dict(
             type="bar", x=names, y=vals, name=cat_name, marker=dict(color=CATEGORY_COLORS.get(cat, OTHER_COLOR)),
             hovertext=[f"<b>{n}</b><br>{cat_name}: {_fmt(money, v)}<br>{_t(labels, 'total')}: {_fmt(money, t)}"
-                       for n, v, t in zip(names, vals, totals, strict=True)],
+                       for n, v, t in zip(full, vals, totals, strict=True)],
             hovertemplate="%{hovertext}<extra></extra>",
         ))
     tops = [sum(max(0.0, float(b[c]) * fx) for c in CATEGORIES) for *_, b in fabrics]
-    annotations = [dict(x=n, y=top, text=_fmt(money, total), showarrow=False, yanchor="bottom", font=dict(size=11))
+    size = 11 if len(fabrics) <= 8 else 9  # many bars: narrower, so smaller totals
+    annotations = [dict(x=n, y=top, text=_fmt(money, total), showarrow=False, yanchor="bottom", font=dict(size=size))
                    for n, top, total in zip(names, tops, totals, strict=True)]
+    if len(fabrics) > MAX_TOTAL_LABELS:
+        annotations = []
     lows = [sum(min(0.0, float(b[c]) * fx) for c in CATEGORIES) for *_, b in fabrics]
+    # no x title: the bars name the fabrics, and a title would run into the legend under labels
+    # that many bars tilt
     return _figure(traces, _layout(_t(labels, "breakdown_title"), separators, barmode="relative",
                                    annotations=annotations, plain=_cjk(labels),
-                                   xaxis=dict(title=dict(text=_t(labels, "axis_fabric"))),
                                    yaxis=dict(title=dict(text=_t(labels, "axis_cost")),
                                               **_money_axis(labels, money, [0.0, *tops, *lows]))))
 
@@ -369,14 +383,15 @@ def breakdown_bar(result, labels: Labels, money: Money, fx: float = 1.0, *,
 def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequence[tuple], names: Mapping[str, str],
                     families: Mapping[str, str], labels: Labels, money: Money, fx: float = 1.0, *,
                     separators: str = ",.") -> go.Figure:
-    """Cumulative cost per fabric month by month, crossovers marked and labelled.
+    """Cumulative cost per fabric month by month, crossovers marked.
 
     ``months`` and ``curves`` come from :func:`costmodel.timeline.monthly_cumulative`;
     ``crossings`` is a list of ``(fid_a, fid_b, month, cost)`` (cost in model money, e.g.
-    from :func:`costmodel.timeline.crossovers`). One line trace per fabric (named
-    ``names[fid]``), plus one marker trace named ``labels["crossover"]`` when there is at
-    least one crossing; the first :data:`MAX_ANNOTATIONS` crossings also get a text label.
-    x ticks every 12 months.
+    from :func:`costmodel.timeline.crossovers`). One line trace per fabric, named by its short
+    label (``labels["short.<fid>"]``, else ``names[fid]``; the hover names it in full), plus one
+    marker trace named ``labels["crossover"]`` when there is at least one crossing. Crossings
+    carry no text on the plot (their labels overlap and leave it with many fabrics): the page
+    lists them under the chart. x ticks every 12 months.
 
     Label keys: ``cumulative_title``, ``axis_month``, ``axis_cumulative_cost``, ``month``,
     ``crossover``.
@@ -384,13 +399,14 @@ def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequenc
     m = np.asarray(months)
     styles = fabric_styles(curves, families)
     month_t = _t(labels, "month")
-    traces, annotations = [], []
+    traces = []
     for fid, curve in curves.items():
         y = np.asarray(curve, dtype=float) * fx
         name = names.get(fid, fid)
         st = styles[fid]
         traces.append(dict(
-            type="scatter", x=m, y=y, mode="lines", name=name, line=dict(color=st["color"], dash=st["dash"], width=2),
+            type="scatter", x=m, y=y, mode="lines", name=_short(labels, fid, name),
+            line=dict(color=st["color"], dash=st["dash"], width=2),
             hovertext=[f"<b>{name}</b><br>{month_t} {mi}: {_fmt(money, v)}"
                        for mi, v in zip(m.astype(int).tolist(), y.tolist(), strict=True)],  # plain floats: fast
             hovertemplate="%{hovertext}<extra></extra>",
@@ -406,16 +422,10 @@ def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequenc
             marker=dict(symbol="x-thin-open", size=14, line=dict(width=3, color="#000000"), color="#000000"),
             hovertext=texts, hovertemplate="%{hovertext}<extra></extra>",
         ))
-        for i, ((a, b, *_), x, y) in enumerate(zip(crossings, xs, ys, strict=True)):
-            if i >= MAX_ANNOTATIONS:
-                break
-            annotations.append(dict(x=x, y=y, text=f"{names.get(a, a)} × {names.get(b, b)}", showarrow=True,
-                                    arrowhead=0, ax=0, ay=-36 if i % 2 == 0 else 36, font=dict(size=11),
-                                    bgcolor="rgba(255,255,255,0.8)"))
     last = int(m[-1]) if m.size else 0
     every = [np.asarray(c, dtype=float) * fx for c in curves.values()]
     return _figure(traces, _layout(
-        _t(labels, "cumulative_title"), separators, annotations=annotations, plain=_cjk(labels),
+        _t(labels, "cumulative_title"), separators, plain=_cjk(labels),
         xaxis=dict(title=dict(text=_t(labels, "axis_month")), tick0=0, dtick=12, range=[0, max(last, 1)]),
         yaxis=dict(title=dict(text=_t(labels, "axis_cumulative_cost")),
                    **_money_axis(labels, money, np.concatenate(every) if every else [])),
@@ -424,13 +434,14 @@ def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequenc
 
 def savings_waterfall(base_breakdown: Mapping[str, float], fabric_breakdown: Mapping[str, float], base_name: str,
                       fabric_name: str, labels: Labels, money: Money, fx: float = 1.0, *,
-                      separators: str = ",.") -> go.Figure:
+                      separators: str = ",.", short_names: tuple[str, str] | None = None) -> go.Figure:
     """Waterfall from the baseline's TCO through each category's difference to the fabric's.
 
     One ``go.Waterfall`` trace with 8 bars: ``base_name`` (absolute, the baseline total),
     the six categories (relative: fabric − baseline, negative = saving) and ``fabric_name``
     (total; its ``y`` is 0 and Plotly sums the steps, its text is the fabric's total).
-    Increases are vermillion, decreases (savings) blue, totals grey.
+    Increases are vermillion, decreases (savings) blue, totals grey. ``short_names`` (the two
+    fabrics' short labels) label the two total bars when given; the hover names them in full.
 
     Label keys: ``waterfall_title``, ``axis_cost``, the six category ids, ``increase``,
     ``decrease``, ``total``.
@@ -438,7 +449,8 @@ def savings_waterfall(base_breakdown: Mapping[str, float], fabric_breakdown: Map
     base_total = sum(float(base_breakdown[c]) for c in CATEGORIES) * fx
     fab_total = sum(float(fabric_breakdown[c]) for c in CATEGORIES) * fx
     steps = [(float(fabric_breakdown[c]) - float(base_breakdown[c])) * fx for c in CATEGORIES]
-    x = [base_name, *[_t(labels, c) for c in CATEGORIES], fabric_name]
+    base_x, fabric_x = short_names or (base_name, fabric_name)
+    x = [base_x, *[_t(labels, c) for c in CATEGORIES], fabric_x]
     y = [base_total, *steps, 0.0]
     inc, dec, tot = _t(labels, "increase"), _t(labels, "decrease"), _t(labels, "total")
     text = [_fmt(money, base_total), *[("+" if s > 0 else "") + _fmt(money, s) for s in steps], _fmt(money, fab_total)]

@@ -8,7 +8,7 @@ import math
 
 from costmodel.results import Result
 from webui.i18n import fmt_number
-from webui.text import markdown_table
+from webui.text import markdown_table, md_escape
 
 
 def rows(t, money, res: Result, names: dict[str, str]) -> list[dict[str, str]]:
@@ -46,8 +46,9 @@ def plan_text(t, res: Result) -> str:
     return t("work.plan", runs=fmt_number(ew.runs_per_year, 1), days=days, years=res.horizon_years)
 
 
-def show(t, money, res: Result, names: dict[str, str]) -> None:
-    """The equal-work table with its plan and how to read it."""
+def show(t, money, res: Result, names: dict[str, str], slowdowns: list[str] = ()) -> None:
+    """The equal-work table with its plan and how to read it; ``slowdowns``: why a fabric is slower on
+    the scenario's nodes than on the cluster sized for the work (plain text, one line each)."""
     import streamlit as st
 
     if res.equal_work is None:
@@ -58,3 +59,5 @@ def show(t, money, res: Result, names: dict[str, str]) -> None:
         table = rows(t, money, res, names)
         st.markdown(markdown_table(list(table[0]), [list(row.values()) for row in table]))
         st.caption(t("work.note", nodes=fmt_number(res.nodes)))
+        if slowdowns:
+            st.info("  \n".join(md_escape(line) for line in slowdowns), icon=":material/speed:")

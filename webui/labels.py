@@ -29,6 +29,11 @@ def fabric_names(t: Translator) -> dict[str, str]:
     return formatting.fabric_names(t.lang)
 
 
+def fabric_short_names(t: Translator) -> dict[str, str]:
+    """Short label of every catalog fabric in the current language (:func:`costmodel.formatting.fabric_short_names`)."""
+    return formatting.fabric_short_names(t.lang)
+
+
 def reason(t: Translator, rc, money: Money) -> str:
     """One recommendation reason (a :class:`costmodel.recommend.Reason`, or its ``{"code", "values"}``
     document) in the current language."""
@@ -78,10 +83,15 @@ CHART_KEYS = (
 )
 
 
+#: chart label key of a fabric's short label: ``short.<fabric id>`` (the full name is ``<fabric id>``)
+SHORT_PREFIX = "short."
+
+
 def chart_labels(t: Translator) -> dict[str, str]:
     """Every text a chart builder reads, translated: chart keys, categories, parameters, fabric
-    names by id, and ``_lang`` (Chinese charts count money in 万 / 亿). A new dict each call (callers
-    may add to it), copied from the language's, which is built once."""
+    names by id and their short labels (``short.<id>``), and ``_lang`` (Chinese charts count money
+    in 万 / 亿). A new dict each call (callers may add to it), copied from the language's, which is
+    built once."""
     return dict(_chart_labels(t.lang))
 
 
@@ -92,6 +102,7 @@ def _chart_labels(lang: str) -> dict[str, str]:
     out.update({cat: t(f"cat.{cat}") for cat in CATEGORIES})
     out.update({k[len("param."):]: v for k, v in _params(t).items()})
     out.update(fabric_names(t))
+    out.update({SHORT_PREFIX + fid: label for fid, label in fabric_short_names(t).items()})
     out["_lang"] = t.lang
     return out
 

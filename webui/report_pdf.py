@@ -35,8 +35,9 @@ from costmodel.tco import CATEGORIES
 from costmodel.timeline import cumulative
 from costmodel.work_risk import work_monte_carlo
 
-from . import charts, equal_work_panel, labels, share
+from . import charts, compare_notes, equal_work_panel, labels, share
 from .bom_rows import bom_section
+from .durations import duration_text
 from .i18n import Translator
 from .money import Money
 from .report_fincarbon import fincarbon_section
@@ -219,8 +220,9 @@ def _summary_page(t: Translator, scenario, res, title: str, names: dict, conv: M
              f"<p class='muted'>{e(t('pdf.cover', date=dt.date.today().isoformat(), book=book_label, currency=cur))}"
              f"{e(fx_note)}</p>"]
     parts.append(f"<h2>{e(t('pdf.summary'))}</h2><div class='box'>")
-    parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=conv(best.delta_vs_baseline, signed=True), base=names[base.id], years=h, days=format_number(best.metrics['run_days'], 1), payback='—' if best.payback_years is None else format_number(best.payback_years, 1)))}</p>")  # noqa: E501
+    parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=conv(best.delta_vs_baseline, signed=True), base=names[base.id], years=h, days=format_number(best.metrics['run_days'], 1), payback=duration_text(t, best.payback_years)))}</p>")  # noqa: E501
     parts.append(f"<p>{e(t('pdf.rule_vs_cost', rule=names.get(rec.rule, '—') if rec.rule else '—', best=names[best.id]))}</p>")  # noqa: E501
+    parts.append(f"<p>{e(compare_notes.picks_sentence(t, conv, res, names))}</p>")
     parts.append("<ul>" + "".join(f"<li>{e(labels.reason(t, rc, conv))}</li>"
                                   for rc in rec.reason_codes) + "</ul></div>")
     if res.equal_work is not None:  # the headline: the same work, each fabric sized to deliver it
@@ -228,8 +230,9 @@ def _summary_page(t: Translator, scenario, res, title: str, names: dict, conv: M
         parts.append(f"<h3>{e(t('work.title'))}</h3><p class='muted'>{e(equal_work_panel.plan_text(t, res))}</p>")
         parts.append(_table(list(work[0]), [list(r.values()) for r in work]))
         parts.append(f"<p class='muted'>{e(t('work.note', nodes=format_number(res.nodes, 0)))}</p>")
+        parts.extend(f"<p>{e(line)}</p>" for line in compare_notes.slowdown_lines(t, res, names))
     rows = [[names[f.id], conv(f.tco_total), conv(f.delta_vs_baseline, signed=True), conv(f.npv),
-             "—" if f.payback_years is None else format_number(f.payback_years, 1),
+             duration_text(t, f.payback_years),
              format_number(f.metrics["run_days"], 1), format_share(f.metrics["gpu_utilization"]),
              format_number(f.metrics["interruptions_per_year"], 1), format_share(f.metrics["cpu_overhead_share"], 2)]
             for f in res.fabrics]
@@ -250,10 +253,15 @@ def _charts(t: Translator, scenario, res, names: dict, conv: Money, rate: float,
     show = conv.display.short  # charts convert with fx=rate first
     base, best = res.fabric(res.baseline), res.fabric(res.recommendation.cost_optimal)
     cum = cumulative(res)
+    cross_head, cross_rows = compare_notes.crossing_table(t, conv, cum, names)
+    cross_note = (f"<p class='muted'>{e(t('crossings.title'))}</p>" + _table(cross_head, cross_rows)
+                  if cross_rows else "")
     figs = [
         (charts.breakdown_bar(res, L, show, rate), ""),
-        (charts.cumulative_cost(cum.months, cum.curves, cum.crossings, names, fams, L, show, rate), resale_note),
-        (charts.savings_waterfall(base.breakdown, best.breakdown, names[base.id], names[best.id], L, show, rate)
+        (charts.cumulative_cost(cum.months, cum.curves, cum.crossings, names, fams, L, show, rate),
+         resale_note + cross_note),
+        (charts.savings_waterfall(base.breakdown, best.breakdown, names[base.id], names[best.id], L, show, rate,
+                                  short_names=(L[f"short.{base.id}"], L[f"short.{best.id}"]))
          if best.id != base.id else None, ""),
         (charts.scale_chart(costmodel.sweep(scenario, nodes=_sweep_nodes()), "tco_total", res.baseline, names, fams,
                             L, show, rate), ""),

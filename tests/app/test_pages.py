@@ -11,6 +11,7 @@ import pytest
 from apptest_helpers import PAGES, go, keyed, open_page, plotly_specs
 
 import costmodel
+from costmodel import formatting
 from costmodel.catalog import FabricPrices
 from webui import share
 from webui.i18n import catalog
@@ -84,7 +85,10 @@ def test_compare_charts_carry_their_traces():
     breakdown = by_title["TCO breakdown"]
     assert {t["name"] for t in breakdown["data"]} >= {"Servers (capex)", "Network (capex)", "Energy"}
     cumulative = by_title["Cumulative cost, month by month"]
-    assert names <= {t.get("name") for t in cumulative["data"]}
+    short = formatting.fabric_short_names("en")
+    lines = {t.get("name"): t for t in cumulative["data"] if t.get("mode") == "lines"}
+    assert set(lines) == {short[f.id] for f in res.fabrics}  # short labels in the legend
+    assert names == {lines[short[f.id]]["hovertext"][0].split("</b>")[0].removeprefix("<b>") for f in res.fabrics}
     waterfall = by_title["From the baseline to the chosen fabric"]
     assert waterfall["data"][0]["type"] == "waterfall"
 

@@ -1,0 +1,36 @@
+"""The Compare page says short paybacks in days, answers both questions (the cheapest way to do the
+work; the best fabric for the nodes entered) and explains why TCP 100G is slower on 64 nodes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from apptest_helpers import open_page
+
+import costmodel
+from webui import share
+from webui.durations import duration_text
+from webui.i18n import Translator
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import compare_screenshots as shots
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compare_answers_in_words(lang):
+    t = Translator(lang)
+    at = open_page("compare", lang=lang, cur="USD", p=shots.PRESET, s=shots.scenario_token(4))
+    res = costmodel.evaluate(share.decode(shots.PRESET, shots.scenario_token(4)))
+    cards = "\n".join(m.value for m in at.markdown)
+    paybacks = [duration_text(t, f.payback_years) for f in res.fabrics if f.payback_years is not None]
+    assert paybacks and all(f"{t('kpi.payback')}: **{p}**" in cards for p in paybacks)
+    assert all(res.fabrics[j].payback_years * 365.25 < 60 for j in range(1, 3))  # within weeks …
+    assert t("kpi.months", n="0.2") not in cards and t("kpi.years", n="0.0") not in cards  # … said in days
+    labels_ = {m.label for m in at.metric}
+    assert {t("pick.rule"), t("pick.work"), t("pick.fixed", nodes="64")} <= labels_
+    (info,) = at.info
+    text = info.value.replace("\\", "")  # Markdown-escaped
+    assert "TCP" in text and "28.0" in text and "33.2" in text and "31" in text and "64" in text
+    assert ("communication-bound" if lang == "en" else "受通信限制") in text
