@@ -187,5 +187,5 @@ with st.expander(t("pb.io")):
     if imported is not None:
         info = db.save_price_book(owner, imported)
         st.session_state[PICK] = info.id
-        notices.flash("success", t("pb.imported", name=md_escape(info.name)))
+        notices.flash("success", t("pb.imported", name=md_escape(info.name)) + notices.read_as(t, "pb_upload"))
         st.rerun()
