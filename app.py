@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import keys, labels, older_format, recomputed, session, share, storage, titles
+from webui import chrome_texts, keys, labels, older_format, recomputed, session, share, storage, titles
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -20,6 +20,7 @@ st.set_page_config(page_title="Fabric TCO Planner", page_icon="🔀", layout="wi
 storage.restore()  # a reload keeps a sales sign-in (cookie); one ended elsewhere ends here too
 session.init()
 t = session.translator()
+chrome_texts.style(t)  # Streamlit's Stop button in the page's language
 
 PAGES = [
     st.Page("app_pages/cluster.py", title=t("nav.cluster"), icon=":material/dns:", url_path="cluster"),

@@ -102,6 +102,14 @@ def on_change(path: str, key: str | None = None, scale: float = 1.0) -> None:
     st.session_state[KEY_ERRORS] = {path: error} if error else {}
 
 
+def set_all(path: str, value) -> None:
+    """Set a field from a button (not its widget): the change, or its refusal, shows in every widget
+    (a new revision)."""
+    error = apply(path, value)
+    session.refresh()
+    st.session_state[KEY_ERRORS] = {path: error} if error else {}
+
+
 def _is_int(path: str) -> bool:
     """Whether a scenario field holds a whole number (a count)."""
     ann = field_info(path).annotation
