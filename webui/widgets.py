@@ -255,3 +255,12 @@ def bounded_number(t, where, label: str, key: str, lo: float, hi: float, default
         return kept
     st.session_state[kept_key] = int(value) if whole else float(value)
     return st.session_state[kept_key]
+
+
+def refuse_rate(t, label: str, value: float | None, lo: float, hi: float, used: float) -> None:
+    """Under a rate box without browser bounds: a value outside ``lo`` … ``hi`` is named with the
+    range and the rate used instead (``used``), never replaced without a word."""
+    if value is None or (math.isfinite(value) and lo <= value <= hi):
+        return
+    st.error(t("wr.rate_refused", field=label, value=plain(value), lo=bound(lo, t.lang), hi=bound(hi, t.lang),
+               used=f"{used:,.4f}"), icon="⚠️")

@@ -108,3 +108,13 @@ def test_the_monte_carlo_seed_refuses_fractions_and_huge_numbers_in_chinese(type
     shown = _errors(at)
     assert ZH("risk.seed") in shown and expect in shown
     assert not at.exception
+
+
+def test_an_exchange_rate_out_of_range_is_named_and_the_rate_used_is_said():
+    """The sidebar's rate box has no browser bounds (their refusal is English): the page names the
+    range and the reference rate it uses instead."""
+    at = open_page("compare", lang="zh")
+    at.number_input(key="fx").set_value(1e9).run()
+    shown = _errors(at)
+    assert "1,000,000,000 超出允许范围" in shown and "现使用汇率" in shown, shown
+    assert not at.exception
