@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import chrome_texts, keys, labels, older_format, recomputed, session, share, storage, titles, widgets
+from webui import chrome_texts, keys, labels, number_boxes, older_format, recomputed, session, share, storage, titles
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -94,7 +94,7 @@ with st.sidebar:
     fx_label = t("app.fx", model=money.model_currency, cur=money.currency)
     # no browser-side min/max: its refusal is in English; the server names the range instead
     fx = st.number_input(fx_label, key=session.KEY_FX, format="%.4f", bind="query-params", help=t("app.fx_help"))
-    widgets.refuse_rate(t, fx_label, fx, MIN_RATE, MAX_RATE, money.rate)
+    number_boxes.refuse_rate(t, fx_label, fx, MIN_RATE, MAX_RATE, money.rate)
     with st.expander(t("app.share")):
         st.caption(t("app.share_help"))
         if session.scenario().custom_price_book is not None:

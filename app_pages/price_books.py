@@ -18,7 +18,7 @@ from costmodel.results import differences
 from costmodel.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
 from costmodel.validation import validate_price_book
 from store import documents
-from webui import compute, keys, labels, notices, session, storage, widgets
+from webui import compute, keys, labels, notices, number_boxes, session, storage
 from webui.text import md_escape
 
 MIN_DISCOUNT_PCT = float(spec("price_book.discount_pct").lo)
@@ -64,7 +64,7 @@ st.markdown(f"**{t('pb.discounts')}**")
 dcols = st.columns(len(DISCOUNT_CATEGORIES))
 discounts = {}
 for col, category in zip(dcols, DISCOUNT_CATEGORIES, strict=True):
-    value = widgets.bounded_number(t, col, t(f"pb.cat.{category}"), f"pb_disc_{category}_{bid}", MIN_DISCOUNT_PCT,
+    value = number_boxes.bounded_number(t, col, t(f"pb.cat.{category}"), f"pb_disc_{category}_{bid}", MIN_DISCOUNT_PCT,
                                    MAX_DISCOUNT_PCT, float(start.discounts.get(category, 0.0)) if start else 0.0,
                                    fmt="%.1f", help=t("pb.disc_help", fields=", ".join(DISCOUNT_CATEGORIES[category])))
     if value:
