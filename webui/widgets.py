@@ -195,7 +195,7 @@ def number(t, path: str, *, placeholder_value=None, digits: int | None = None, s
         kwargs.update(step=float(step) if step else None, format=f"%.{digits}f" if digits is not None else None)
         kwargs = {k: v for k, v in kwargs.items() if v is not None}
     if optional and placeholder_value is not None:
-        kwargs["placeholder"] = t("w.default_value", value=f"{placeholder_value:,g}")
+        kwargs["placeholder"] = t("w.default_value", value=plain(placeholder_value))
     wkey = key_of(path)
     extra = t("w.empty_means_default") if optional else ""
     st.number_input(_label(t, path, scale), value=value, key=wkey, on_change=on_change, args=(path, wkey, scale),

@@ -82,6 +82,8 @@ def test_ranges_are_written_in_the_readers_units_not_in_scientific_notation():
     at = open_page("cluster", lang="zh")
     helps = " ".join(b.help or "" for b in at.number_input)
     assert "e+" not in helps and "1 … 10 万" in helps
+    placeholders = [b.proto.placeholder for b in at.number_input if b.proto.placeholder]
+    assert placeholders and not [p for p in placeholders if "e+" in p], placeholders
     at = open_page("cluster", lang="en")
     assert "1 … 100,000" in keyed(at.number_input, "w.cluster.nodes").help
 
