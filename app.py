@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import keys, labels, older_format, recomputed, session, share, storage, titles
+from webui import chrome_texts, keys, labels, number_boxes, older_format, recomputed, session, share, storage, titles
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -21,6 +21,7 @@ storage.restore()  # a reload keeps a sales sign-in (cookie); one ended elsewher
 session.init()
 session.align_rate()  # the rate follows a change of model or display currency (before its widget)
 t = session.translator()
+chrome_texts.style(t)  # Streamlit's Stop button in the page's language
 
 PAGES = [
     st.Page("app_pages/cluster.py", title=t("nav.cluster"), icon=":material/dns:", url_path="cluster"),
@@ -95,9 +96,10 @@ with st.sidebar:
                  index=CURRENCIES.index(session.default_currency()), on_change=session.reset_rate)
     money = session.money()
     st.session_state.setdefault(session.KEY_FX, money.rate)
-    st.number_input(t("app.fx", model=money.model_currency, cur=money.currency), min_value=MIN_RATE,
-                    max_value=MAX_RATE, key=session.KEY_FX, format="%.4f", bind="query-params",
-                    help=t("app.fx_help"))
+    fx_label = t("app.fx", model=money.model_currency, cur=money.currency)
+    # no browser-side min/max: its refusal is in English; the server names the range instead
+    fx = st.number_input(fx_label, key=session.KEY_FX, format="%.4f", bind="query-params", help=t("app.fx_help"))
+    number_boxes.refuse_rate(t, fx_label, fx, MIN_RATE, MAX_RATE, money.rate)
     with st.expander(t("app.share")):
         st.caption(t("app.share_help"))
         if session.scenario().custom_price_book is not None:

@@ -9,7 +9,10 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from webui.auth_routes import routes
+from webui.long_links import accept_long_links
 from webui.origin_guard import OriginGuard, configured
+
+accept_long_links()  # a too-long share link is answered by the page, not by a reset connection
 
 # read once at start, so a malformed FABRIC_TCO_ORIGINS stops the server with its message; the check
 # runs before Streamlit's own middleware and before any websocket is accepted

@@ -6,8 +6,10 @@ import streamlit as st
 
 from costmodel.catalog import load_catalog
 from costmodel.cluster_hour import default_value_of_cluster_hour
-from webui import keys, labels, quote, session, titles, widgets
+from webui import chrome_texts, keys, labels, quote, session, titles, widgets
 from webui.fincarbon_inputs import grid_inputs, tax_inputs
+
+MAX_FABRICS = next(m.max_length for m in widgets.field_info("fabrics").metadata if hasattr(m, "max_length"))
 
 t = session.translator()
 cat = load_catalog()
@@ -34,7 +36,10 @@ with st.container(border=True):
         fabrics_key = keys.label_key(widgets.key_of("fabrics"), [fabric_names[f] for f in cat.fabrics])
         st.multiselect(t("field.fabrics"), list(cat.fabrics), default=scenario.fabrics, key=fabrics_key,
                        format_func=fabric_names.get, on_change=widgets.on_change, args=("fabrics", fabrics_key),
-                       max_selections=12, help=t("help.fabrics"))
+                       max_selections=MAX_FABRICS, help=t("help.fabrics"), select_all=False)
+        every = list(cat.fabrics)[:MAX_FABRICS]
+        chrome_texts.select_all_button(t, "fabrics_all", lambda: widgets.set_all("fabrics", every),
+                                       disabled=set(every) <= set(scenario.fabrics), limit=MAX_FABRICS)
         widgets.show_error("fabrics")
     with top[1]:
         widgets.choice(t, "baseline", list(scenario.fabrics), labels=fabric_names)

@@ -22,6 +22,7 @@ from webui import (
     titles,
 )
 from webui.carbon_panel import carbon_panel
+from webui.fit_notes import no_fit_text
 from webui.i18n import fmt_number
 from webui.text import markdown_table, md_escape
 
@@ -52,7 +53,7 @@ st.caption(
 
 for f in fabrics:
     if not f.fits_plan:
-        st.warning(t("compare.no_fit", fabric=names[f.id], load=f"{f.metrics['plan_load']:.0%}"), icon="⏱️")
+        st.warning(no_fit_text(t, names[f.id], f.metrics, scenario.cluster.nodes), icon="⏱️")
 searched = scenario.workload.parallelism == "best"
 for f in fabrics:
     if not f.metrics["fits_memory"]:

@@ -25,7 +25,7 @@ names = labels.fabric_names(t)
 st.title(t("method.title"))
 st.markdown(t("method.intro"))
 
-st.subheader(t("method.equations"))
+st.subheader(t("method.equations"), anchor="equations")
 
 
 def _tx(key: str) -> str:
@@ -114,7 +114,7 @@ for key, latex in EQUATIONS:
     st.latex(latex)
 st.caption(t("method.full_doc"))
 
-st.subheader(t("method.anchors"))
+st.subheader(t("method.anchors"), anchor="anchors")
 
 
 @st.cache_data(show_spinner=False)
@@ -135,7 +135,7 @@ anchors = pd.DataFrame(
 )
 st.dataframe(anchors, hide_index=True, width="stretch", key="method_anchors")
 
-st.subheader(t("runs.title"))
+st.subheader(t("runs.title"), anchor="runs")
 st.markdown(t("runs.intro"))
 
 
@@ -169,7 +169,7 @@ st.dataframe(run_table, hide_index=True, width="stretch", key="method_runs")
 gpus = load_catalog().gpus
 st.caption(t("runs.caption", eff=", ".join(f"{gpus[g].name} {e:.3f}" for g, e in sorted(run_eff.items()))))
 
-st.subheader(t("sensitivity.title"))
+st.subheader(t("sensitivity.title"), anchor="sensitivity")
 
 
 @st.cache_data(show_spinner=False)
@@ -207,7 +207,7 @@ st.markdown(t("sensitivity.calculon_found", searched=calculon["searched"], share
             t("sensitivity.calculon_other_run", searched=calculon["searched"],
               run=t(f"sensitivity.ref.{calculon['run']}")))
 
-st.subheader(t("method.claims"))
+st.subheader(t("method.claims"), anchor="claims")
 st.caption(t("method.claims_intro"))
 
 

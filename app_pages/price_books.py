@@ -19,7 +19,7 @@ from costmodel.results import differences
 from costmodel.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
 from costmodel.validation import validate_price_book
 from store import documents
-from webui import compute, keys, labels, notices, session, storage
+from webui import compute, keys, labels, notices, number_boxes, session, storage
 from webui.money import Money, default_rate
 from webui.text import md_escape
 
@@ -70,10 +70,9 @@ st.markdown(f"**{t('pb.discounts')}**")
 dcols = st.columns(len(DISCOUNT_CATEGORIES))
 discounts = {}
 for col, category in zip(dcols, DISCOUNT_CATEGORIES, strict=True):
-    value = col.number_input(t(f"pb.cat.{category}"), min_value=MIN_DISCOUNT_PCT, max_value=MAX_DISCOUNT_PCT, step=1.0,
-                             value=float(start.discounts.get(category, 0.0)) if start else 0.0, format="%.1f",
-                             key=f"pb_disc_{category}_{bid}", help=t("pb.disc_help", fields=", ".join(
-                                 DISCOUNT_CATEGORIES[category])))
+    value = number_boxes.bounded_number(t, col, t(f"pb.cat.{category}"), f"pb_disc_{category}_{bid}", MIN_DISCOUNT_PCT,
+                                   MAX_DISCOUNT_PCT, float(start.discounts.get(category, 0.0)) if start else 0.0,
+                                   fmt="%.1f", help=t("pb.disc_help", fields=", ".join(DISCOUNT_CATEGORIES[category])))
     if value:
         discounts[category] = float(value)
 
@@ -195,5 +194,5 @@ with st.expander(t("pb.io")):
     if imported is not None:
         info = db.save_price_book(owner, imported)
         st.session_state[PICK] = info.id
-        notices.flash("success", t("pb.imported", name=md_escape(info.name)))
+        notices.flash("success", t("pb.imported", name=md_escape(info.name)) + notices.read_as(t, "pb_upload"))
         st.rerun()

@@ -136,7 +136,8 @@ def _files(scenario_json: str, currency: str, rate: float, lang: str, title: str
     scn = costmodel.Scenario.model_validate_json(scenario_json)
     result = costmodel.evaluate(scn)
     return (workbook_bytes(scn, currency, rate, lang=lang, title=title),
-            csv_bytes(results_csv(result, currency, rate, title)), csv_bytes(yearly_csv(result, currency, rate, title)))
+            csv_bytes(results_csv(result, currency, rate, title, lang)),
+            csv_bytes(yearly_csv(result, currency, rate, title, lang)))
 
 
 xlsx, results, yearly = _files(scenario.model_dump_json(), currency, rate, lang, title)

@@ -8,7 +8,7 @@ import streamlit as st
 
 from costmodel.catalog import load_catalog
 from costmodel.quantities import spec
-from webui import charts, compute, keys, labels, risk_choices, session
+from webui import charts, compute, keys, labels, number_boxes, risk_choices, session
 from webui import report_work_risk as work_rows
 from webui.text import markdown_table, md_escape
 
@@ -48,7 +48,7 @@ def monte_carlo_section() -> None:
     c1, c2 = st.columns(2)
     draws = c1.select_slider(t("risk.draws"), [1_000, 2_000, 5_000, 10_000, 20_000], value=10_000, key="risk_draws")
     seed_lo, seed_hi = spec("analysis.mc_seed").bounds()
-    seed = c2.number_input(t("risk.seed"), min_value=seed_lo, max_value=seed_hi, value=1, step=1, key="risk_seed")
+    seed = number_boxes.bounded_number(t, c2, t("risk.seed"), "risk_seed", seed_lo, seed_hi, 1, whole=True)
     metric = risk_choices.mc_metric(t, scenario)  # the TCO after tax when taxed (issue 13)
     tco, summary = compute.monte_carlo(skey, int(draws), int(seed), metric)
     st.plotly_chart(

@@ -49,7 +49,8 @@ with st.container(border=True):
         if imported is not None:
             session.replace(imported, share.BLANK)
             storage.set_origin(None)
-            notices.flash("success", t("scn.imported", name=md_escape(imported.name)))
+            notices.flash("success", t("scn.imported", name=md_escape(imported.name))
+                          + notices.read_as(t, "scn_upload"))
             st.rerun()
     with right:
         current = quote.for_export(session.scenario())  # a customer's file: list prices, never the quote

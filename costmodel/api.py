@@ -11,7 +11,7 @@ import pandas as pd
 from . import formats, price_books
 from .catalog import Catalog, load_catalog
 from .equal_work import always_busy, node_grid, size_for_work
-from .errors import ScenarioError
+from .errors import ScenarioError, problem, problems_error
 from .inputs import build
 from .recommend import recommend, seed_rule
 from .results import Result, to_frame, to_result
@@ -110,11 +110,12 @@ def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:
     name = clean_text(p.name, 80)
     try:
         if not p.is_file():
-            raise ScenarioError([("", f"{name} is not a regular file")])
+            raise problems_error(problem("", f"{name} is not a regular file", "file_not_regular", file=name))
         with p.open("rb") as fh:
             raw = fh.read(MAX_SCENARIO_BYTES + 1)  # never more, whatever the file claims
     except OSError as exc:
-        raise ScenarioError([("", f"cannot read {name}: {exc.strerror}")]) from None
+        raise problems_error(problem("", f"cannot read {name}: {exc.strerror}", "file_cannot_read", file=name,
+                                     reason=exc.strerror or "")) from None
     if len(raw) > MAX_SCENARIO_BYTES:
         raise ScenarioError([("", f"{name} is larger than {MAX_SCENARIO_BYTES:,} bytes, the most a "
                                   f"scenario file may be")])

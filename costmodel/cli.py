@@ -8,8 +8,10 @@ it; this package never imports the app.
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -18,7 +20,7 @@ from . import quantities
 from .api import evaluate, load_scenario, sweep
 from .claims import check_all
 from .currency import reference_rate
-from .errors import CostModelError, ScenarioError
+from .errors import CostModelError, ScenarioError, problem, problems_error
 from .export_csv import csv_bytes, results_csv, yearly_csv
 from .formatting import format_money, format_number, format_share, format_sig
 from .presets import get_preset, list_presets, load_preset
@@ -31,11 +33,11 @@ EXIT_BAD_INPUT = 2
 def scenario_of(args):
     """The scenario of a command: its file, or the preset ``--preset`` names (one of the two)."""
     if args.preset and args.scenario:
-        raise ScenarioError([("", "give either a scenario file or --preset, not both")])
+        raise problems_error(problem("", "give either a scenario file or --preset, not both", "cli_file_and_preset"))
     if args.preset:
         return load_preset(args.preset)
     if not args.scenario:
-        raise ScenarioError([("", "give a scenario file (JSON) or --preset ID")])
+        raise problems_error(problem("", "give a scenario file (JSON) or --preset ID", "cli_no_scenario"))
     return load_scenario(args.scenario)
 
 
@@ -202,7 +204,9 @@ def write_file(path: str, data: bytes) -> None:
         with open(path, "wb") as fh:
             fh.write(data)
     except OSError as exc:
-        raise ScenarioError([("", f"cannot write {path}: {exc.strerror}")]) from None
+        reason = errno.errorcode.get(exc.errno or 0, "")
+        raise problems_error(problem("", f"cannot write {path}: {exc.strerror}", "cli_cannot_write", file=path,
+                                     reason=exc.strerror or "", errno=reason)) from None
     print(f"wrote {path}")
 
 
@@ -213,16 +217,17 @@ def report_money(args, res) -> tuple[str, float]:
                                                                                                      currency))
     lo, hi = quantities.spec("money.fx_rate").bounds()
     if not lo <= rate <= hi:
-        raise ScenarioError([("--fx", f"allowed: {lo:g} to {hi:g} (got {rate:g})")])
+        raise problems_error(problem("--fx", f"allowed: {lo:g} to {hi:g} (got {rate:g})", "cli_range", lo=lo, hi=hi,
+                                     got=f"{rate:g}"))
     return currency, rate
 
 
 def write_tables(args, scenario, res, currency: str, rate: float, title: str) -> None:
     """Write the CSV and Excel files ``args`` asks for (``--csv``, ``--results-csv``, ``--xlsx``)."""
     if args.csv:
-        write_file(args.csv, csv_bytes(yearly_csv(res, currency, rate, title)))
+        write_file(args.csv, csv_bytes(yearly_csv(res, currency, rate, title, args.lang)))
     if args.results_csv:
-        write_file(args.results_csv, csv_bytes(results_csv(res, currency, rate, title)))
+        write_file(args.results_csv, csv_bytes(results_csv(res, currency, rate, title, args.lang)))
     if args.xlsx:
         from .export_xlsx import workbook_bytes  # xlsxwriter only when asked for
 
@@ -234,7 +239,8 @@ def cmd_report(args) -> None:
         raise ScenarioError([("--pdf", "the PDF report is made by the app's command line: "
                                        "python -m webui.cli report --pdf FILE (same options)")])
     if not (args.csv or args.results_csv or args.xlsx):
-        raise ScenarioError([("", "give at least one output: --xlsx, --csv or --results-csv FILE")])
+        raise problems_error(problem("", "give at least one output: --xlsx, --csv or --results-csv FILE",
+                                     "cli_no_output", options="--xlsx, --csv, --results-csv"))
     scenario = scenario_of(args)
     res = evaluate(scenario)
     currency, rate = report_money(args, res)
@@ -302,16 +308,20 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
-def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None) -> int:
-    """Run a command (of ``parser``, default :func:`build_parser`); exit code 2 on bad input."""
+def _plain(exc: Exception, args: argparse.Namespace) -> str:
+    """The refusal line in English."""
+    return f"error: {exc}"
+
+
+def main(argv: list[str] | None = None, parser: argparse.ArgumentParser | None = None,
+         explain: Callable[[Exception, argparse.Namespace], str] | None = None) -> int:
+    """Run a command (of ``parser``, default :func:`build_parser`); exit code 2 on bad input, its
+    refusal written by ``explain`` (default: ``error: `` and the English message)."""
     args = (parser or build_parser()).parse_args(argv)
     try:
         args.func(args)
-    except ScenarioError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (CostModelError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except (CostModelError, ValueError) as exc:  # a ScenarioError too
+        print((explain or _plain)(exc, args), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return 0

@@ -18,14 +18,19 @@ that starts with a tab, carriage return or line feed.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import math
 import unicodedata
+from pathlib import Path
+
+import yaml
 
 from .currency import shown_rate
 from .results import Result
 from .tco import CATEGORIES
 
+HEADERS_FILE = Path(__file__).parent / "data" / "csv_headers.yaml"
 _FORMULA_CHARS = frozenset("=+-@\u2212")
 _CONTROL_START = ("\t", "\r", "\n")
 BOM = "\ufeff"
@@ -93,8 +98,10 @@ def _head(result: Result, title: str | None) -> dict:
             "gpus_per_node": result.gpus_per_node, "model_params_b": _round(result.model_params_b)}
 
 
-def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None) -> str:
-    """One row per fabric × year: cost by category and total, in ``currency`` (default: the price book's)."""
+def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None,
+               lang: str = "en") -> str:
+    """One row per fabric × year: cost by category and total, in ``currency`` (default: the price book's);
+    ``lang="zh"``: Chinese headers, fabric names and yes/no (:func:`_in_language`)."""
     cur, rate = _check(currency, rate, result)
     rows = []
     for f in result.fabrics:
@@ -104,7 +111,7 @@ def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0, t
                 "year": y["year"], **{c: _round(y[c] * rate, MONEY_DIGITS) for c in CATEGORIES},
                 "total": _round(y["total"] * rate, MONEY_DIGITS),
             })
-    return _write(rows)
+    return _write(_in_language(rows, result, lang))
 
 
 MONEY_METRICS = frozenset({"cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour",
@@ -112,9 +119,10 @@ MONEY_METRICS = frozenset({"cost_per_run", "cost_per_mtok", "cost_per_useful_gpu
 SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "hfu", "goodput", "cpu_overhead_share"})
 
 
-def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None) -> str:
+def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None,
+                lang: str = "en") -> str:
     """One row per fabric: totals, breakdown and the main performance and reliability figures,
-    money in ``currency`` (default: the price book's)."""
+    money in ``currency`` (default: the price book's); ``lang="zh"``: Chinese headers and names."""
     cur, rate = _check(currency, rate, result)
     keys = ("nic_gbps", "allreduce_busbw_gbs", "step_time_s", "gpu_utilization", "mfu", "run_days", "runs_per_year",
             "goodput", "interruptions_per_year", "checkpoint_interval_h", "switches", "cpu_overhead_share",
@@ -140,4 +148,32 @@ def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, 
             "fits_plan": f.fits_plan, **{f"breakdown_{c}": money(f.breakdown[c]) for c in CATEGORIES},
             **{k: metric(k, f.metrics[k]) for k in keys},
         })
-    return _write(rows)
+    return _write(_in_language(rows, result, lang))
+
+
+@functools.cache
+def _headers(lang: str) -> dict[str, str]:
+    with HEADERS_FILE.open(encoding="utf-8") as fh:
+        return yaml.safe_load(fh)[lang]
+
+
+def _in_language(rows: list[dict], result: Result, lang: str) -> list[dict]:
+    """``rows`` for a reader of ``lang``: English keeps the column ids; Chinese gets the headers of
+    ``data/csv_headers.yaml``, each fabric's Chinese name, the scope in words and 是/否 for yes/no
+    (ids such as ``tcp-100`` stay in their own column, for a program reading the file)."""
+    if lang == "en":
+        return rows
+    if lang != "zh":
+        raise ValueError(f"lang must be en or zh (got {lang!r})")
+    head = _headers(lang)
+    names = {f.id: f.name_zh or f.name for f in result.fabrics}
+    scope = {"cluster": head["scope_cluster"], "fabric": head["scope_fabric"]}
+
+    def cell(key: str, value, row: dict):
+        if isinstance(value, bool):
+            return head["answer_yes"] if value else head["answer_no"]
+        if key in ("name", "baseline"):
+            return names.get(row["fabric"] if key == "name" else value, value)
+        return scope.get(value, value) if key == "scope" else value
+
+    return [{head[k]: cell(k, v, row) for k, v in row.items()} for row in rows]

@@ -93,6 +93,27 @@ def _safe_name(text: str, limit: int = 31) -> str:
     return "".join("_" if c in bad else c for c in text)[:limit]
 
 
+def fabric_sheet_names(fabric_ids, names: dict[str, str]) -> dict[str, str]:
+    """Each fabric's sheet name: its name in the workbook's language (an id such as ``tcp-100`` means
+    nothing to a reader), "/" written as the look-alike "∕" that Excel allows, at most 31 characters,
+    unique regardless of case.
+
+    >>> fabric_sheet_names(["a", "b"], {"a": "RoCEv2 200 Gb/s", "b": "rocev2 200 gb/s"})
+    {'a': 'RoCEv2 200 Gb∕s', 'b': 'rocev2 200 gb∕s 2'}
+    """
+    out: dict[str, str] = {}
+    seen: set[str] = set()
+    for fid in fabric_ids:
+        base = _safe_name(names.get(fid, fid).replace("/", "\u2215"))
+        name, n = base, 2
+        while name.lower() in seen:
+            name = f"{base[:28]} {n}"
+            n += 1
+        seen.add(name.lower())
+        out[fid] = name
+    return out
+
+
 def _sheet_ref(name: str) -> str:
     """A sheet name as a formula reference, always quoted (Chinese names need it)."""
     return "'" + name.replace("'", "''") + "'"
@@ -137,6 +158,7 @@ class _Book:
     rate: float  # display units per price-book unit
     fabric_name: dict[str, str]
     fmt: dict[str, object]  # bold, money, edit, edit_money, note
+    lang: str = "en"  # the workbook's language
 
     def unit_text(self, unit: str) -> str:
         return self.tx["units"][unit].format(cur=self.shown)
@@ -168,15 +190,16 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
            "edit": wb.add_format({"bg_color": "#FFF7D6"}),
            "edit_money": wb.add_format({"bg_color": "#FFF7D6", "num_format": MONEY_FORMATS[shown]}),
            "note": wb.add_format({"italic": True, "font_color": "#666666"})}
-    book = _Book(wb, tx, shown, rate, fabric_names(lang, cat), fmt)
+    book = _Book(wb, tx, shown, rate, fabric_names(lang, cat), fmt, lang)
     names, fab_names = _inputs_sheet(book, title, p, st, compute(p, st).drivers)
     _setup_row(book.wb.worksheets()[0], 5, scenario, lang, fmt["bold"])  # the cluster and the model, on the first sheet
 
     # one cash-flow sheet per fabric, its formulas from the money ledger
     refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS} | {"scope_cluster": "scope_cluster"}
     tco_cells, npv_cells, after_tax = {}, {}, {}
+    sheets = fabric_sheet_names(st.fabric_ids, book.fabric_name)
     for fid in st.fabric_ids:
-        sh = wb.add_worksheet(_safe_name(fid))
+        sh = wb.add_worksheet(sheets[fid])
         sh.write_string(0, 0, tx["fabric_title"].format(name=book.fabric_name[fid], cur=shown), fmt["bold"])
         fab_refs = refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
         tco_cells[fid], npv_cells[fid] = _cash_flow_sheet(
@@ -315,7 +338,8 @@ def _catalog_sheet(book: _Book, st, cat, price_book) -> None:
                     cs.write_row(r, 2, [q.typical * rate, q.lo * rate, q.hi * rate], book.fmt["money"])
                 else:
                     cs.write_row(r, 2, [q.typical, q.lo, q.hi])
-                cs.write_string(r, 5, cat.references[q.source].title)
+                ref = cat.references[q.source]
+                cs.write_string(r, 5, ref.title_zh if book.lang == "zh" and ref.title_zh else ref.title)
                 cs.write_string(r, 6, q.as_of)
     cs.set_column(0, 1, 26)
     cs.set_column(5, 5, 90)

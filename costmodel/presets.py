@@ -9,7 +9,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .catalog import DATA_DIR
-from .errors import CatalogError, ScenarioError
+from .errors import CatalogError, problem, problems_error
 from .schema import Scenario
 
 PRESET_DIR = DATA_DIR / "presets"
@@ -71,8 +71,8 @@ def get_preset(preset_id: str) -> Preset:
     """A preset with its claims; ScenarioError naming the known ids if unknown."""
     presets = _all()
     if preset_id not in presets:
-        raise ScenarioError([("preset", f"unknown preset {preset_id!r}; allowed: "
-                                        f"{', '.join(sorted(presets))}")])
+        raise problems_error(problem("preset", f"unknown preset {preset_id!r}; allowed: {', '.join(sorted(presets))}",
+                                     "unknown_preset", got=repr(preset_id), choices=", ".join(sorted(presets))))
     return presets[preset_id]
 
 

@@ -13,6 +13,7 @@ import json
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from . import encodings
 from .catalog import Catalog, load_catalog, validation_context
 from .errors import FieldError, ScenarioError, clean_text, plain_number, problem, problems_error
 from .schema import DerivedPriceBook, Scenario
@@ -263,13 +264,12 @@ def parse_document(raw: bytes | str, fmt: str = "json", what: str = "scenario") 
         raise problems_error(problem("", f"the {what} is {len(raw):,} bytes; at most {MAX_SCENARIO_BYTES:,} bytes "
                                          "are accepted", "too_big", what=what, size=len(raw),
                                      max=MAX_SCENARIO_BYTES))
-    if raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark, as some Windows editors write
-        raw = raw[3:]
-    try:
-        text = raw.decode("utf-8")
+    try:  # UTF-8, UTF-16 or Chinese GBK, as Windows editors save (strict: never read as mojibake)
+        text, _ = encodings.decode(raw)
     except UnicodeDecodeError as exc:
-        raise problems_error(problem("", f"the {what} is not UTF-8 text (byte {exc.start})", "not_utf8", what=what,
-                                     byte=exc.start)) from None
+        raise problems_error(problem("", f"the {what} is not UTF-8, UTF-16 or GBK text (byte {exc.start}); save it "
+                                     "as UTF-8 (Notepad: File › Save as, Encoding: UTF-8) and import it again",
+                                     "not_utf8", what=what, byte=exc.start)) from None
     try:
         if fmt == "yaml":
             data = yaml.load(text, Loader=_NoAliasLoader)  # noqa: S506 - a yaml.SafeLoader subclass

@@ -13,10 +13,11 @@ import argparse
 import sys
 
 from costmodel import cli, evaluate
-from costmodel.errors import ScenarioError
+from costmodel.errors import problem, problems_error
 
 from . import share
 from .i18n import Translator
+from .labels import error_text
 from .titles import scenario_title
 
 
@@ -27,7 +28,8 @@ def _title(scenario, args) -> str:
 
 def cmd_report(args) -> None:
     if not (args.pdf or args.csv or args.results_csv or args.xlsx):
-        raise ScenarioError([("", "give at least one output: --pdf, --xlsx, --csv or --results-csv FILE")])
+        raise problems_error(problem("", "give at least one output: --pdf, --xlsx, --csv or --results-csv FILE",
+                                     "cli_no_output", options="--pdf, --xlsx, --csv, --results-csv"))
     scenario = cli.scenario_of(args)
     res = evaluate(scenario)
     currency, rate = cli.report_money(args, res)
@@ -50,9 +52,15 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def explain(exc: Exception, args: argparse.Namespace) -> str:
+    """The refusal line in the report's language (``--lang``): the field and its allowed range."""
+    t = Translator(getattr(args, "lang", "en"))
+    return t("cli.error", error=error_text(t, exc))
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run a command; exit code 2 on bad input (as ``python -m costmodel``)."""
-    return cli.main(argv, build_parser())
+    """Run a command; exit code 2 on bad input (as ``python -m costmodel``), the message in ``--lang``."""
+    return cli.main(argv, build_parser(), explain)
 
 
 if __name__ == "__main__":

@@ -131,8 +131,9 @@ def decode(preset_id: str, token: str | None) -> costmodel.Scenario:
     format); LinkError says what is wrong with a broken link."""
     token = token or ""
     if len(token) > MAX_TOKEN_CHARS:
-        raise LinkError(f"the scenario in the link is longer than {MAX_TOKEN_CHARS:,} characters", "link_too_long",
-                        max=MAX_TOKEN_CHARS)
+        raise LinkError(f"the scenario in the link has {len(token):,} characters, more than the {MAX_TOKEN_CHARS:,} "
+                        "a link may carry; save the scenario as a file on the Scenarios page and import it there",
+                        "link_too_long", size=len(token), max=MAX_TOKEN_CHARS)
     version, body = _split(token)
     frozen = formats.bases(version)
     if preset_id not in frozen:

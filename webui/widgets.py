@@ -7,6 +7,7 @@ other's state: their keys carry the scenario's revision."""
 
 from __future__ import annotations
 
+import math
 import typing
 
 import streamlit as st
@@ -18,6 +19,7 @@ from costmodel.schema import Scenario
 from costmodel.validation import field_bounds
 
 from . import keys, labels, session
+from .bound_text import bound, plain
 from .text import md_escape
 
 KEY_ERRORS = "w_errors"
@@ -88,14 +90,51 @@ def on_change(path: str, key: str | None = None, scale: float = 1.0) -> None:
     if value is None and not optional:  # a deselected choice: keep the current value
         pass
     else:
-        error = _out_of_range(path, value, scale)
+        error = _not_whole(path, value, scale) or _out_of_range(path, value, scale)
+        if error is None and _is_int(path) and isinstance(value, float):
+            value = int(value)  # a whole number typed into the (float) box of a count
         if error is None:
             error = apply(path, value / scale if scale != 1.0 and value is not None else value)
     # the widget always shows what the model uses: a refused value starts a new revision, so the
     # widgets are built again from the scenario; the refusal is explained once
     if (value is None and not optional) or error:
         session.refresh()
+    _remember(path, error)
+
+
+def set_all(path: str, value) -> None:
+    """Set a field from a button (not its widget): the change, or its refusal, shows in every widget
+    (a new revision)."""
+    error = apply(path, value)
+    session.refresh()
+    _remember(path, error)
+
+
+def _remember(path: str, error: str | None) -> None:
+    """Keep the refusal of the change just made for :func:`show_error` (none: forget the last one)."""
     st.session_state[KEY_ERRORS] = {path: error} if error else {}
+
+
+def _is_int(path: str) -> bool:
+    """Whether a scenario field holds a whole number (a count)."""
+    ann = field_info(path).annotation
+    return next((a for a in typing.get_args(ann) if a is not type(None)), ann) is int
+
+
+def _range_texts(t, path: str, scale: float) -> tuple[str, str]:
+    """The field's lower and upper bound in display units, as people read them ("—" when open)."""
+    lo, hi = bounds(path)
+    return ("—" if lo is None else bound(lo * scale, t.lang)), ("—" if hi is None else bound(hi * scale, t.lang))
+
+
+def _not_whole(path: str, value, scale: float) -> str | None:
+    """A message naming the field and its range when a count gets a fraction (``2.5`` nodes): the
+    browser would otherwise cut it to 2 without a word."""
+    if not isinstance(value, float) or not _is_int(path) or (math.isfinite(value) and value.is_integer()):
+        return None
+    t = session.translator()
+    lo, hi = _range_texts(t, path, scale)
+    return t("wr.not_whole", field=_label(t, path, scale), value=plain(value), lo=lo, hi=hi)
 
 
 def _out_of_range(path: str, value, scale: float) -> str | None:
@@ -105,12 +144,11 @@ def _out_of_range(path: str, value, scale: float) -> str | None:
     lo, hi = bounds(path)
     lo_d = None if lo is None else lo * scale
     hi_d = None if hi is None else hi * scale
-    if (lo_d is None or value >= lo_d) and (hi_d is None or value <= hi_d):
+    if (lo_d is None or value >= lo_d) and (hi_d is None or value <= hi_d) and math.isfinite(value):
         return None
     t = session.translator()
-    shown = f"{value:,}" if isinstance(value, int) else f"{value:,.6g}"
-    return t("wr.out_of_range", field=_label(t, path, scale), value=shown,
-             lo="—" if lo_d is None else f"{lo_d:,g}", hi="—" if hi_d is None else f"{hi_d:,g}")
+    lo_s, hi_s = _range_texts(t, path, scale)
+    return t("wr.out_of_range", field=_label(t, path, scale), value=plain(value), lo=lo_s, hi=hi_s)
 
 
 def _label(t, path: str, scale: float = 1.0) -> str:
@@ -129,8 +167,8 @@ def _help(t, path: str, extra: str = "", scale: float = 1.0) -> str:
     text = t.get(q.help if q is not None and q.help else f"help.{path}", info.description or "")
     lo, hi = bounds(path)
     if lo is not None or hi is not None:
-        text += "  \n" + t("w.allowed", lo="—" if lo is None else f"{lo * scale:,g}",
-                             hi="—" if hi is None else f"{hi * scale:,g}")
+        lo_s, hi_s = _range_texts(t, path, scale)
+        text += "  \n" + t("w.allowed", lo=lo_s, hi=hi_s)
     return text + (f"  \n{extra}" if extra else "")
 
 
@@ -140,25 +178,24 @@ def number(t, path: str, *, placeholder_value=None, digits: int | None = None, s
     registry's display scale (``percent``: force a fraction to be shown in % or not). The widget
     has no min/max of its own: a value out of range reaches the server and is refused with a
     message naming the field and its range from the registry (the browser's own refusal is only
-    a tooltip)."""
-    info = field_info(path)
-    ann = info.annotation
-    optional = type(None) in typing.get_args(ann)
-    base = next((a for a in typing.get_args(ann) if a is not type(None)), ann)
-    is_int = base is int
+    a tooltip). A count's box holds a float: the browser reads what is typed with ``parseFloat``, so
+    ``1e12`` and ``2.5`` reach the server as typed and are refused with the field's range (an integer
+    box would read them with ``parseInt`` as 1 and 2)."""
+    optional = type(None) in typing.get_args(field_info(path).annotation)
+    is_int = _is_int(path)
     scale = display_scale(path) if percent is None else (100.0 if percent else 1.0)
     current = get(session.scenario(), path)
     current = current * scale if current is not None else None
     kwargs = {}
     if is_int:
-        kwargs.update(step=step or 1, format="%d")
-        value = None if current is None else int(current)
+        kwargs.update(step=float(step or 1), format="%.0f")
+        value = None if current is None else float(current)
     else:
         value = None if current is None else float(current)
         kwargs.update(step=float(step) if step else None, format=f"%.{digits}f" if digits is not None else None)
         kwargs = {k: v for k, v in kwargs.items() if v is not None}
     if optional and placeholder_value is not None:
-        kwargs["placeholder"] = t("w.default_value", value=f"{placeholder_value:,g}")
+        kwargs["placeholder"] = t("w.default_value", value=plain(placeholder_value))
     wkey = key_of(path)
     extra = t("w.empty_means_default") if optional else ""
     st.number_input(_label(t, path, scale), value=value, key=wkey, on_change=on_change, args=(path, wkey, scale),
@@ -197,3 +234,4 @@ def show_error(path: str) -> None:
 def clear_errors() -> None:
     """Forget refused-change messages once they have been shown."""
     st.session_state[KEY_ERRORS] = {}
+

@@ -11,7 +11,8 @@ import pytest
 
 import costmodel
 from costmodel.catalog import load_catalog
-from costmodel.export_xlsx import labels, workbook_bytes
+from costmodel.export_xlsx import fabric_sheet_names, labels, workbook_bytes
+from costmodel.formatting import fabric_names
 from costmodel.ledger import CATEGORIES
 
 #: the cash-flow sheets' total column: year, one column per category, total
@@ -58,7 +59,7 @@ def test_recalculated_workbook_equals_the_model(tmp_path, scenario, lang):
     for i, f in enumerate(res.fabrics):
         assert values[f"{summary}!B{5 + i}"] == pytest.approx(f.tco_total, rel=1e-3)
         assert values[f"{summary}!D{5 + i}"] == pytest.approx(f.npv, rel=1e-3)
-        sheet = f.id.upper()
+        sheet = _sheets(res, lang)[f.id].upper()
         for y in f.yearly:
             assert values[f"{sheet}!{TOTAL_COL}{4 + y['year']}"] == pytest.approx(y["total"], rel=1e-3, abs=1e-6)
 
@@ -97,6 +98,11 @@ def test_workbook_in_another_currency_is_converted_at_export(tmp_path):
     assert "¥" in openpyxl.load_workbook(path)["Summary"]["B5"].number_format
 
 
+def _sheets(res, lang: str) -> dict[str, str]:
+    """Each fabric's sheet name: its name in the workbook's language."""
+    return fabric_sheet_names([f.id for f in res.fabrics], fabric_names(lang))
+
+
 def _texts(ws) -> list[str]:
     return [c.value for row in ws.iter_rows() for c in row if isinstance(c.value, str) and c.data_type == "s"]
 
@@ -116,8 +122,11 @@ def test_chinese_workbook_has_chinese_sheets_headers_labels_and_notes(tmp_path):
     assert len(notes) >= 3 and all(CJK.search(v) for v in notes), notes
     assert ws["B1"].value == "文章引言：32 节点 A100" and ws["B3"].value == "整个集群"
     res = costmodel.evaluate(scenario)
+    sheets = _sheets(res, "zh")
+    assert not any(f.id in wb.sheetnames for f in res.fabrics)  # no id such as tcp-100 as a sheet name
     for f in res.fabrics:
-        sheet = wb[f.id]
+        sheet = wb[sheets[f.id]]
+        assert load_catalog().fabrics[f.id].name_zh.replace("/", "∕") == sheet.title
         assert CJK.search(sheet["A1"].value) and load_catalog().fabrics[f.id].name_zh in sheet["A1"].value
         header = [c.value for c in sheet[3]]
         assert header[0] == "年" and header[1 + len(CATEGORIES)] == "合计" and "电费" in header  # then after tax

@@ -114,7 +114,9 @@ def test_schema_validators_raise_coded_field_errors():
      "the scenario in the link is damaged (not a valid token)", "链接中的方案已损坏（不是有效的编码）"),
     (lambda: share.decode("no-such", ""), "link_unknown_preset", None, "链接中的预设 'no-such' 不存在"),
     (lambda: share.decode("blank", "x" * (share.MAX_TOKEN_CHARS + 1)), "link_too_long",
-     "the scenario in the link is longer than 8,192 characters", "链接中的方案超过 8,192 个字符"),
+     "the scenario in the link has 8,193 characters, more than the 8,192 a link may carry; save the scenario as a "
+     "file on the Scenarios page and import it there",
+     "链接中的方案有 8,193 个字符，超过链接可携带的 8,192 个字符；请在“方案”页把方案保存为文件，再在那里导入"),
     (lambda: share.decode("blank", "7.abc"), "link_other_version",
      "the link was made by another version of the planner (format '7'); this one reads formats 1 to "
      f"{formats.CURRENT}", f"此链接由另一版本的规划器生成（格式 '7'）；本版本可读取格式 1 至 {formats.CURRENT}"),

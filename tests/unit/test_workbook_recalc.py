@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from strategies import scenarios
 
 import costmodel
-from costmodel.export_xlsx import workbook_bytes
+from costmodel.export_xlsx import fabric_sheet_names, workbook_bytes
+from costmodel.formatting import fabric_names
 from costmodel.tco import CATEGORIES
 
 #: the cash-flow sheets' total column: year, one column per category, total
@@ -53,15 +54,17 @@ def _expected(scenario) -> dict[str, float]:
     res = costmodel.evaluate(scenario)
     h = res.horizon_years
     want = {}
+    sheets = fabric_sheet_names([f.id for f in res.fabrics], fabric_names("en"))
     for i, f in enumerate(res.fabrics):
+        sheet = sheets[f.id]
         want[f"Summary!B{5 + i}"] = f.tco_total
         want[f"Summary!D{5 + i}"] = f.npv
-        want[f"{f.id}!{TOTAL_COL}{6 + h}"] = f.tco_total
-        want[f"{f.id}!{TOTAL_COL}{7 + h}"] = f.npv
+        want[f"{sheet}!{TOTAL_COL}{6 + h}"] = f.tco_total
+        want[f"{sheet}!{TOTAL_COL}{7 + h}"] = f.npv
         for y in f.yearly:
-            want[f"{f.id}!{TOTAL_COL}{4 + y['year']}"] = y["total"]
+            want[f"{sheet}!{TOTAL_COL}{4 + y['year']}"] = y["total"]
             for col, cat in zip(COLS, CATEGORIES, strict=True):
-                want[f"{f.id}!{col}{4 + y['year']}"] = y[cat]
+                want[f"{sheet}!{col}{4 + y['year']}"] = y[cat]
     return want
 
 
