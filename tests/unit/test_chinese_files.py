@@ -40,7 +40,7 @@ def test_the_chinese_workbooks_sheet_names_and_source_notes_are_chinese(preset):
 @pytest.mark.parametrize("make", [results_csv, yearly_csv])
 def test_the_chinese_csv_files_headers_and_names_are_chinese(make):
     res = costmodel.evaluate(_every_fabric("seed-intro-32xA100"))
-    rows = list(csv.DictReader(io.StringIO(make(res, "CNY", 7.1, "zh"))))
+    rows = list(csv.DictReader(io.StringIO(make(res, "CNY", 7.1, lang="zh"))))
     header = list(rows[0])
     assert not {w for h in header for w in latin_words(h)}, header
     if "网络" in header:  # the fabrics by their Chinese names (their ids stay in their own column)
@@ -53,5 +53,6 @@ def test_the_chinese_csv_files_headers_and_names_are_chinese(make):
 def test_the_english_csv_keeps_its_column_ids():
     res = costmodel.evaluate(costmodel.load_preset("seed-intro-32xA100"))
     header = next(csv.reader(io.StringIO(results_csv(res))))
-    assert header[:7] == ["scenario", "currency", "scope", "baseline", "fabric", "family", "name"]
-    assert next(csv.reader(io.StringIO(yearly_csv(res))))[:5] == ["scenario", "currency", "fabric", "family", "year"]
+    head = ["scenario", "gpu", "nodes", "gpus_per_node", "model_params_b"]
+    assert header[:11] == [*head, "currency", "scope", "baseline", "fabric", "family", "name"]
+    assert next(csv.reader(io.StringIO(yearly_csv(res))))[:9] == [*head, "currency", "fabric", "family", "year"]
