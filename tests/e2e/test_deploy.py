@@ -257,6 +257,15 @@ def test_internal_endpoints_are_closed_at_nginx_and_the_ones_the_page_needs_open
         assert _status(stack.nginx.port, path) == 200, path
 
 
+def test_a_share_link_of_the_largest_allowed_size_passes_nginx(stack):
+    """A share link may carry webui.share.MAX_TOKEN_CHARS characters of scenario: nginx's default 8 KiB
+    request-line buffer would answer 414 before the app could open it."""
+    from webui.share import MAX_TOKEN_CHARS
+
+    path = "/?p=seed-intro-32xA100&lang=zh&cur=CNY&fx=7.1&s=" + "A" * MAX_TOKEN_CHARS
+    assert _status(stack.nginx.port, path) == 200
+
+
 def test_a_sign_in_survives_a_reload_through_nginx(stack, browser):
     """The page posts a hand-over to /auth/session, which refuses another origin: nginx must pass the
     Host the browser sent (with its port), or every sign-in cookie is refused behind the proxy."""
