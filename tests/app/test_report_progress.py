@@ -41,7 +41,7 @@ def test_a_building_job_shows_its_stage_and_elapsed_seconds_then_a_queued_one_it
         (text,) = _progress_texts(at)
         assert text.startswith(t("progress.pdf_stage_building"))
         assert any(t("progress.pdf_elapsed", s=n) in text for n in range(int(first.elapsed()) + 1))
-        assert [b.key for b in at.button][0] == "pdf_cancel"
+        assert next(b.key for b in at.button) == "pdf_cancel"
         second = service.submit("progress-test-b", "k", blocked)
         other = open_page("report", "zh")
         other.session_state["report_pdf_job"] = second.id

@@ -4,6 +4,7 @@ Debian's Chromium reaches them; the Report page shows the stage while the job ru
 from __future__ import annotations
 
 import time
+from typing import ClassVar
 
 from browser_helpers import require_browser
 
@@ -15,7 +16,7 @@ PAGE = "<html><head><meta charset='utf-8'><title>t</title></head><body><h1>stage
 class RecordingPrinter(pdf_service.Printer):
     """The real printer, recording the job's stage each time Chromium reports a new one."""
 
-    seen: list[str] = []
+    seen: ClassVar[list[str]] = []
 
     def print(self, document, on_stage=None):
         def record(stage: str) -> None:
