@@ -38,3 +38,4 @@ def show(t: Callable[..., str], name: str, panels: Mapping[str, tuple[str, Calla
 #: the pages' tabs: name → {panel id: title key}, in order (the first opens by default)
 RISK = ("risk_sections", {"tornado": "risk.tornado", "mc": "risk.mc", "work_mc": "work_mc.title"})
 SCALE = ("scale_sections", {"sweep": "chart.scale_title", "solver": "scale.solver"})
+ASSUMPTIONS = ("assume_tables", {k: f"assumptions.tab_{k}" for k in ("fabrics", "fabric_prices", "gpus", "gpu_prices")})

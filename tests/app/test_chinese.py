@@ -20,7 +20,8 @@ PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method", "report
 WIDGETS = ("selectbox", "multiselect", "radio", "segmented_control", "number_input", "text_input", "toggle",
            "checkbox", "select_slider", "button", "download_button", "text_area", "slider")
 FABRIC_IDS = set(load_catalog().fabrics)
-LAZY_TABS = {"risk": lazy_tabs.RISK, "scale": lazy_tabs.SCALE}  # pages whose tabs compute only when open
+# pages whose tabs compute only when open
+LAZY_TABS = {"risk": lazy_tabs.RISK, "scale": lazy_tabs.SCALE, "assumptions": lazy_tabs.ASSUMPTIONS}
 CHART_TABS = {"chart_mc": (lazy_tabs.RISK, "mc"), "chart_solver": (lazy_tabs.SCALE, "solver")}  # not in the first tab
 SCI = re.compile(r"\d[eE][+-]?\d")
 

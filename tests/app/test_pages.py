@@ -180,6 +180,8 @@ def test_assumption_edits_flow_into_every_page_and_reset():
     preset = costmodel.load_preset("seed-intro-32xA100")
     # fabric prices table: rows are (fabric, price field) in order; switch_price is the 2nd field
     ib = preset.fabrics.index("ib-ndr-400")
+    assert "assume_fabric_prices" not in at.session_state  # only the open tab's table is built
+    at = open_tab(at, lazy_tabs.ASSUMPTIONS, "fabric_prices")
     _edit_table(at, "assume_fabric_prices", ib * len(FabricPrices.model_fields) + 1, 1000.0)
     assert at.session_state["scenario"].overrides.fabric_prices == {"ib-ndr-400": {"switch_price": 1000.0}}
     go(at, "compare")
