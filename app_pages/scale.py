@@ -37,8 +37,9 @@ def sweep_section() -> None:
         format_func=lambda m: t(f"metric.{m}"),
         key=keys.label_key("scale_metric", [t(f"metric.{m}") for m in metrics]),  # a language switch: new key
     )
-    df = compute.sweep(skey)
-    bes = compute.node_break_evens(skey, metric or "tco_total")
+    sweep_key = compute.sweep_key(scenario)  # a node count change alone reuses the sweep
+    df = compute.sweep(sweep_key, scenario)
+    bes = compute.node_break_evens(sweep_key, metric or "tco_total", scenario)
     regions = [
         (2, SMALL_NODES, L["region_roce"]),
         (SMALL_NODES, LARGE_NODES, L["region_ib_preferred"]),
