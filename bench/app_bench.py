@@ -4,7 +4,9 @@ tables — measured in one run.
 
 Two kinds of change per page:
 * display: the exchange-rate widget in the sidebar changes (model results come from the cache);
-* scenario: the node count changes to a value not seen before (the model runs: a cache miss).
+* scenario: the node count changes to a value not seen before (the model runs: a cache miss), or
+  with ``--field facility.pue`` the PUE (Scale's sweep does not depend on the node count and is
+  cached without it; a PUE change makes it run again).
 
 Page scripts are compiled once and kept, as the Streamlit server keeps them (AppTest alone would
 recompile every page on every rerun).
@@ -121,10 +123,12 @@ def _display_change(at: AppTest, i: int) -> float:
     return elapsed
 
 
-def _scenario_change(at: AppTest, i: int, start: int) -> float:
+def _scenario_change(at: AppTest, i: int, start: int, field: str = "cluster.nodes") -> float:
+    """``field`` set to a value not seen before: node count ``start + i``, PUE ``1.1 + start·1e-5 + i·1e-3``."""
     scenario = at.session_state["scenario"]
     data = scenario.model_dump()
-    data["cluster"]["nodes"] = start + i
+    section, name = field.split(".")
+    data[section][name] = start + i if field == "cluster.nodes" else round(1.1 + start * 1e-5 + i * 1e-3, 6)
     at.session_state["scenario"] = type(scenario).model_validate(data)
     t0 = time.perf_counter()
     at.run()
@@ -149,6 +153,8 @@ def main() -> None:
     ap.add_argument("--pages", nargs="+", choices=PAGES, default=PAGES, help="pages to measure (default: all)")
     ap.add_argument("--tab", action="append", default=[], metavar="PAGE=PANEL",
                     help="measure a page on another of its lazy tabs (webui.lazy_tabs), e.g. risk=mc")
+    ap.add_argument("--field", choices=["cluster.nodes", "facility.pue"], default="cluster.nodes",
+                    help="the input a scenario change sets (default: the node count)")
     args = ap.parse_args()
     pages, tabs = args.pages, dict(item.split("=", 1) for item in args.tab)
 
@@ -162,10 +168,11 @@ def main() -> None:
             bare = _open(bare_app, page)
             display = interleaved(real, bare, _display_change, args.repeat)
             start = 40 + 100 * n
-            scenario = interleaved(real, bare, lambda at, i, s=start: _scenario_change(at, i, s), args.repeat)
+            scenario = interleaved(real, bare, lambda at, i, s=start: _scenario_change(at, i, s, args.field),
+                                   args.repeat)
             results[page] = display, scenario
     print(f"median rerun after a widget change, {args.repeat} changes each, page and bare twin interleaved; "
-          "bare twin = the same frame and widgets without model, charts or tables")
+          f"bare twin = the same frame and widgets without model, charts or tables; scenario change: {args.field}")
     print(f"{'page':<16} {'display':>9} {'bare':>7} {'ratio':>6}   {'scenario':>9} {'bare':>7} {'ratio':>6}")
     for page in pages:
         (d, bd), (s_, bs) = results[page]
