@@ -1,6 +1,7 @@
 """Tabs that run only the open tab's panel (``st.tabs(on_change="rerun")``): a page with several
 costly panels computes and draws one per rerun, not all. The open tab survives a language switch
-(the tabs are keyed by their labels, see :mod:`webui.keys`, and the open panel's id is kept)."""
+(the tabs are keyed by their labels, see :mod:`webui.keys`, and the open panel's id is kept). In a new
+session's first run the panel waits for the next run (:mod:`webui.first_paint`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Callable, Mapping
 
 import streamlit as st
 
-from webui import keys
+from webui import first_paint, keys
 
 
 def open_key(name: str) -> str:
@@ -31,7 +32,10 @@ def show(t: Callable[..., str], name: str, panels: Mapping[str, tuple[str, Calla
     opened = next((p for p, tab in zip(ids, tabs, strict=True) if tab.open), ids[0])
     st.session_state[open_key(name)] = opened
     with tabs[ids.index(opened)]:
-        panels[opened][1]()
+        if first_paint.ready():
+            panels[opened][1]()
+        else:  # a new session's first paint: the panel (charts, tables) comes with the next run
+            first_paint.placeholder(t)
     return opened
 
 
