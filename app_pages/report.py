@@ -15,7 +15,6 @@ page's display currency and carry the scenario's display title in their names.
 from __future__ import annotations
 
 import hashlib
-import time
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
@@ -87,26 +86,21 @@ job = service.job(st.session_state.get(KEY_JOB))
 poll_s = _poll_s(job)
 
 
-STAGE_SHARE = {pdf_service.BUILDING: 0.05, pdf_service.CHARTS: 0.3, pdf_service.PRINTING: 0.8}  # bar at a stage's start
-
-
 def _progress(j: pdf_service.Job) -> None:
-    """A pending job's progress: its place in the queue or its stage, the seconds since it was asked for."""
-    elapsed = j.elapsed()
-    wait = service.expected_wait(j)
-    if j.state == pdf_service.RUNNING and j.stage in STAGE_SHARE:
-        text, share = t(f"progress.pdf_stage_{j.stage}"), STAGE_SHARE[j.stage]
-        if wait is not None and j.started is not None and wait > 0:  # within the stage: by the usual duration
-            share = max(share, min(0.95, (time.monotonic() - j.started) / wait))
+    """A pending job's progress: its place in the queue or its stage (step n of 3), and the seconds
+    since it was asked for."""
+    if j.state == pdf_service.RUNNING and j.stage in pdf_service.STAGES:
+        text = t(f"progress.pdf_stage_{j.stage}")
     else:
         ahead = service.ahead(j)
         where = t("rpt.pdf_next") if ahead == 0 else (
             t("rpt.pdf_queued_one") if ahead == 1 else t("rpt.pdf_queued", n=ahead))
-        text, share = t("progress.pdf_queued", ahead=where), 0.0
-    text += " · " + t("progress.pdf_elapsed", s=int(elapsed))
-    st.progress(share, text=text)
+        text = t("progress.pdf_queued", ahead=where)
+    text += " · " + t("progress.pdf_elapsed", s=int(j.elapsed()))
+    wait = service.expected_wait(j)
     if wait is not None:
-        st.caption(t("rpt.pdf_wait", s=max(1, round(wait))))
+        text += " " + t("rpt.pdf_wait", s=max(1, round(wait)))
+    st.info(text, icon=":material/hourglass_top:")
 
 
 @st.fragment(run_every=poll_s)

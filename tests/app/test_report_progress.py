@@ -13,7 +13,7 @@ from webui.i18n import Translator
 
 
 def _progress_texts(at) -> list[str]:
-    return [el.proto.text for el in at.get("progress")]
+    return [el.value for el in at.info]
 
 
 def _wait_for(predicate, timeout: float = 30.0) -> None:
