@@ -11,14 +11,15 @@ servers alternate, and which goes first alternates too, so background load on a 
 hits both alike. One untimed warm-up load each (the first session of a process imports the model).
 
 Target: the app's median ≤ 1.5× the bare page's.
-Usage: ``PYTHONPATH=. python bench/first_content_bench.py [--samples N] [--port P]`` (P and P+1; Chromium
-at ``$CHROMIUM`` or /usr/bin/chromium).
+Usage: ``PYTHONPATH=. python bench/first_content_bench.py [--samples N] [--port P]`` (P and P+1, default two
+free ports; Chromium at ``$CHROMIUM`` or /usr/bin/chromium).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import socket
 import statistics
 import subprocess
 import sys
@@ -35,6 +36,12 @@ BARE = 'import streamlit as st\n\nst.title("Bare Streamlit page")\nst.write("One
 APP_CONTENT = '[data-testid="stMetricValue"]'  # Compare's KPI values: the first answer on the page
 BARE_CONTENT = "h1"
 TIMEOUT_MS = 120_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def start(script: str, cwd: Path, port: int, log: Path) -> subprocess.Popen:
@@ -88,8 +95,9 @@ def measure(browser, app_url: str, bare_url: str, samples: int) -> tuple[list[fl
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=15)
-    ap.add_argument("--port", type=int, default=18610, help="the app's port; the bare page uses the next one")
+    ap.add_argument("--port", type=int, default=0, help="the app's port; the bare page's is the next (default: free)")
     args = ap.parse_args()
+    ports = (args.port, args.port + 1) if args.port else (_free_port(), _free_port())
     from playwright.sync_api import sync_playwright
 
     out = ROOT / "out"
@@ -98,16 +106,16 @@ def main() -> None:
         bare_dir = Path(tmp)
         (bare_dir / "bare.py").write_text(BARE, encoding="utf-8")
         (bare_dir / ".streamlit").symlink_to(ROOT / ".streamlit")  # the same configuration
-        servers = [start("server.py", ROOT, args.port, out / "first-content-app.log"),
-                   start("bare.py", bare_dir, args.port + 1, out / "first-content-bare.log")]
+        servers = [start("server.py", ROOT, ports[0], out / "first-content-app.log"),
+                   start("bare.py", bare_dir, ports[1], out / "first-content-bare.log")]
         try:
-            for port, proc in zip((args.port, args.port + 1), servers, strict=True):
+            for port, proc in zip(ports, servers, strict=True):
                 wait_ready(port, proc)
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
                 try:
-                    app, bare = measure(browser, f"http://127.0.0.1:{args.port}/",
-                                        f"http://127.0.0.1:{args.port + 1}/", args.samples)
+                    app, bare = measure(browser, f"http://127.0.0.1:{ports[0]}/", f"http://127.0.0.1:{ports[1]}/",
+                                        args.samples)
                 finally:
                     browser.close()
         finally:
