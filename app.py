@@ -10,7 +10,7 @@ import logging
 
 import streamlit as st
 
-from webui import first_paint, keys, labels, older_format, recomputed, session, share, storage, titles
+from webui import keys, labels, older_format, recomputed, session, share, storage, titles
 from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.text import md_escape
 
@@ -105,4 +105,3 @@ with st.sidebar:
 
 pg.run()
 session.sync_url()
-first_paint.finish()  # a new session's charts and tables: drawn by the next run

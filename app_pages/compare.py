@@ -14,7 +14,6 @@ from webui import (
     compute,
     details,
     equal_work_panel,
-    first_paint,
     keys,
     labels,
     layouts,
@@ -168,19 +167,12 @@ def waterfall_section() -> None:
     )
 
 
-def lower_sections() -> None:
-    charts_section()
-    waterfall_section()
-    details.show(t, {
-        "bom": lambda: bom_panel.render(res, t, money, names),
-        "rent": lambda: rent_panel.render(t, money, scenario, res),
-        "fincarbon": lambda: carbon_panel(t, scenario, res, money, names),  # after tax and carbon (issue 13)
-        "specs": lambda: specs_panel.render(t, scenario, res, names),
-        "reliability": lambda: reliability_panel.render(t, fabrics, names),  # by cause, restarts, spares (issue 13)
-    })
-
-
-if first_paint.ready():
-    lower_sections()
-else:  # a new session's first paint: its text and KPI values without waiting for the charts' code
-    first_paint.placeholder(t)
+charts_section()
+waterfall_section()
+details.show(t, {
+    "bom": lambda: bom_panel.render(res, t, money, names),
+    "rent": lambda: rent_panel.render(t, money, scenario, res),
+    "fincarbon": lambda: carbon_panel(t, scenario, res, money, names),  # after tax and carbon (issue 13)
+    "specs": lambda: specs_panel.render(t, scenario, res, names),
+    "reliability": lambda: reliability_panel.render(t, fabrics, names),  # by cause, restarts, spares (issue 13)
+})

@@ -10,7 +10,7 @@ import streamlit as st
 from costmodel import sensitivity
 from costmodel.catalog import load_catalog
 from costmodel.presets import get_preset
-from webui import first_paint, labels, method_data, session
+from webui import labels, method_data, session
 from webui.charts import LiteFigure
 
 t = session.translator()
@@ -124,10 +124,7 @@ run_id = st.selectbox(t("sensitivity.reference"), ref_ids, format_func=lambda r:
                       key=f"method_sensitivity_run_{t.lang}")
 bw_curve, bw_markers, bw_nodes = method_data.bandwidth(run_id)
 calculon = sensitivity.calculon_inputs(run_id)
-if first_paint.ready():
-    st.plotly_chart(LiteFigure(method_data.bandwidth_spec(run_id, t.lang)), key="chart_bandwidth", width="stretch")
-else:  # a new session's first paint: the chart comes with the next run
-    first_paint.placeholder(t)
+st.plotly_chart(LiteFigure(method_data.bandwidth_spec(run_id, t.lang)), key="chart_bandwidth", width="stretch")
 own = next(m for m in bw_markers if m.fabric == bw_curve.fabric)
 
 

@@ -43,8 +43,6 @@ _app_test.ScriptCache = _local_runner.ScriptCache = lambda: _SHARED_SCRIPTS
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # the bare twins import the real webui and costmodel packages
-from webui import first_paint  # noqa: E402
-
 PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method", "report"]
 
 # Bare twins of the pages: the same app frame (app.py: navigation, sidebar, URL sync) and the
@@ -186,7 +184,6 @@ def main() -> None:
 
 def _open(app: Path, page: str, tab: str | None = None) -> AppTest:
     at = AppTest.from_file(str(app), default_timeout=120)
-    at.session_state[first_paint.KEY_DONE] = True  # reruns of the full page, not a session's first paint
     at.query_params["cur"] = "USD"
     at.switch_page(f"app_pages/{page}.py")
     at.run()

@@ -1,7 +1,6 @@
 """Tabs that run only the open tab's panel (``st.tabs(on_change="rerun")``): a page with several
 costly panels computes and draws one per rerun, not all. The open tab survives a language switch
-(the tabs are keyed by their labels, see :mod:`webui.keys`, and the open panel's id is kept). In a new
-session's first run the panel waits for the next run (:mod:`webui.first_paint`)."""
+(the tabs are keyed by their labels, see :mod:`webui.keys`, and the open panel's id is kept)."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from collections.abc import Callable, Mapping
 
 import streamlit as st
 
-from webui import first_paint, keys
+from webui import keys
 
 
 def open_key(name: str) -> str:
@@ -32,10 +31,7 @@ def show(t: Callable[..., str], name: str, panels: Mapping[str, tuple[str, Calla
     opened = next((p for p, tab in zip(ids, tabs, strict=True) if tab.open), ids[0])
     st.session_state[open_key(name)] = opened
     with tabs[ids.index(opened)]:
-        if first_paint.ready():
-            panels[opened][1]()
-        else:  # a new session's first paint: the panel (charts, tables) comes with the next run
-            first_paint.placeholder(t)
+        panels[opened][1]()
     return opened
 
 

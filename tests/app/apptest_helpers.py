@@ -12,14 +12,8 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method", "report"]
 
 
-def open_page(page: str, lang: str = "en", first_paint: bool = False, **params) -> AppTest:
-    """``page`` after its first run; a new session's first paint (charts waiting for the next run,
-    :mod:`webui.first_paint`) only with ``first_paint=True``, else the full page a browser shows next."""
-    from webui import first_paint as fp
-
+def open_page(page: str, lang: str = "en", **params) -> AppTest:
     at = AppTest.from_file(APP, default_timeout=120)
-    if not first_paint:
-        at.session_state[fp.KEY_DONE] = True
     at.query_params["lang"] = lang
     for key, value in params.items():
         at.query_params[key] = value
