@@ -51,6 +51,7 @@ test: install-dev
 bench: install-dev
 	PYTHONPATH=. $(BIN)/python bench/model_bench.py
 	PYTHONPATH=. $(BIN)/python bench/app_bench.py
+	PYTHONPATH=. $(BIN)/python bench/first_content_bench.py
 	PYTHONPATH=. $(BIN)/python bench/pdf_bench.py
 
 bench-load: install-dev   # needs Debian's nginx and postgresql (make test installs them) and port 8080

@@ -3,6 +3,7 @@
 A section below reads nccl-tests output per fabric into ``measurements`` (webui/calibration.py).
 Edits become the scenario's ``overrides`` (validated; invalid ones are shown and not applied)
 and flow into every page of the session and into the share link. Reset returns to the catalog.
+The four tables are lazy tabs: only the open one is built and drawn on a rerun.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from costmodel import price_books
 from costmodel.catalog import load_catalog
 from costmodel.errors import ScenarioError
 from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
-from webui import calibration, labels, quote, session
+from webui import calibration, labels, lazy_tabs, quote, session
 from webui.text import md_escape
 
 t = session.translator()
@@ -73,51 +74,55 @@ def _apply(field: str, table: dict) -> None:
         st.session_state[f"assume_err_{field}"] = labels.error_text(t, exc)
 
 
-tabs = st.tabs([t(f"assumptions.tab_{k}") for k in TABLES])
-for tab, (key, (field, items, lookup, bounds)) in zip(tabs, TABLES.items(), strict=True):
-    with tab:
-        if field.endswith("_prices") and quote.hidden(scenario):
-            st.info(t("quote.hidden"), icon="🔒")
-        df = _frame(field, items, lookup, bounds)
-        df["item"] = [names.get(i, cat.gpus[i].name if i in cat.gpus else i) for i in df["item"]]
-        ids = [*items]
-        shown = df.assign(quantity=[t.get(f"q.{q}", q) for q in df["quantity"]])
-        edited = st.data_editor(
-            shown, key=session.widget_key(f"assume_{key}"), hide_index=True, width="stretch",
-            disabled=[c for c in shown if c != "value"],
-            height=min(38 + 35 * len(shown), 720),
-            column_config={
-                "item": st.column_config.TextColumn(t("assumptions.col_item")),
-                "quantity": st.column_config.TextColumn(t("assumptions.col_quantity")),
-                "value": st.column_config.NumberColumn(t("assumptions.col_value"), format="%.6g", required=True),
-                "default": st.column_config.NumberColumn(t("assumptions.col_default"), format="%.6g"),
-                "low": st.column_config.NumberColumn(t("assumptions.col_low"), format="%.6g"),
-                "high": st.column_config.NumberColumn(t("assumptions.col_high"), format="%.6g"),
-                "source": st.column_config.TextColumn(t("assumptions.col_source"), width="medium"),
-                "kind": st.column_config.TextColumn(t("assumptions.col_kind")),
-                "as_of": st.column_config.TextColumn(t("assumptions.col_as_of")),
-                "edited": st.column_config.CheckboxColumn(t("assumptions.col_edited")),
-            },
-        )
-        # map the displayed rows back to ids and quantity names
-        edited = edited.assign(item=[ids[i // len(bounds)] for i in range(len(edited))],
-                               quantity=[list(bounds)[i % len(bounds)] for i in range(len(edited))])
-        current = getattr(scenario.overrides, field)
-        # overrides of items not shown here (a fabric no longer compared, another GPU) are kept
-        table = {k: v for k, v in current.items() if k not in items} | _overrides_from(edited)
-        if table != current:
-            _apply(field, table)
-            if f"assume_err_{field}" not in st.session_state:
-                st.rerun()
-        if field == "fabrics":  # the model uses a measurement instead of these figures' efficiency and loss
-            for fid, m in scenario.measurements.items():
-                st.caption(t("calib.measured_by", fabric=md_escape(names[fid]),
-                                      summary=md_escape(calibration.label(t, m))))
-            calibration.alltoall_table_captions(t, scenario, names)
-        err = st.session_state.pop(f"assume_err_{field}", None)  # shown once
-        if err:
-            st.error(t("assumptions.invalid", error=md_escape(err)), icon="⚠️")
-            session.refresh()  # a new revision: the table shows the values in use again
+def table_panel(key: str) -> None:
+    """The editable table of tab ``key`` of :data:`TABLES`, its measurements and its refusal message."""
+    field, items, lookup, bounds = TABLES[key]
+    if field.endswith("_prices") and quote.hidden(scenario):
+        st.info(t("quote.hidden"), icon="🔒")
+    df = _frame(field, items, lookup, bounds)
+    df["item"] = [names.get(i, cat.gpus[i].name if i in cat.gpus else i) for i in df["item"]]
+    ids = [*items]
+    shown = df.assign(quantity=[t.get(f"q.{q}", q) for q in df["quantity"]])
+    edited = st.data_editor(
+        shown, key=session.widget_key(f"assume_{key}"), hide_index=True, width="stretch",
+        disabled=[c for c in shown if c != "value"],
+        height=min(38 + 35 * len(shown), 720),
+        column_config={
+            "item": st.column_config.TextColumn(t("assumptions.col_item")),
+            "quantity": st.column_config.TextColumn(t("assumptions.col_quantity")),
+            "value": st.column_config.NumberColumn(t("assumptions.col_value"), format="%.6g", required=True),
+            "default": st.column_config.NumberColumn(t("assumptions.col_default"), format="%.6g"),
+            "low": st.column_config.NumberColumn(t("assumptions.col_low"), format="%.6g"),
+            "high": st.column_config.NumberColumn(t("assumptions.col_high"), format="%.6g"),
+            "source": st.column_config.TextColumn(t("assumptions.col_source"), width="medium"),
+            "kind": st.column_config.TextColumn(t("assumptions.col_kind")),
+            "as_of": st.column_config.TextColumn(t("assumptions.col_as_of")),
+            "edited": st.column_config.CheckboxColumn(t("assumptions.col_edited")),
+        },
+    )
+    # map the displayed rows back to ids and quantity names
+    edited = edited.assign(item=[ids[i // len(bounds)] for i in range(len(edited))],
+                           quantity=[list(bounds)[i % len(bounds)] for i in range(len(edited))])
+    current = getattr(scenario.overrides, field)
+    # overrides of items not shown here (a fabric no longer compared, another GPU) are kept
+    table = {k: v for k, v in current.items() if k not in items} | _overrides_from(edited)
+    if table != current:
+        _apply(field, table)
+        if f"assume_err_{field}" not in st.session_state:
+            st.rerun()
+    if field == "fabrics":  # the model uses a measurement instead of these figures' efficiency and loss
+        for fid, m in scenario.measurements.items():
+            st.caption(t("calib.measured_by", fabric=md_escape(names[fid]),
+                         summary=md_escape(calibration.label(t, m))))
+        calibration.alltoall_table_captions(t, scenario, names)
+    err = st.session_state.pop(f"assume_err_{field}", None)  # shown once
+    if err:
+        st.error(t("assumptions.invalid", error=md_escape(err)), icon="⚠️")
+        session.refresh()  # a new revision: the table shows the values in use again
+
+
+NAME, TITLES = lazy_tabs.ASSUMPTIONS
+lazy_tabs.show(t, NAME, {k: (TITLES[k], lambda k=k: table_panel(k)) for k in TITLES})
 
 with st.expander(t("assumptions.media_title")):
     st.caption(t("assumptions.media_intro"))

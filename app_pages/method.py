@@ -5,19 +5,13 @@ from __future__ import annotations
 
 import math
 
-import pandas as pd
 import streamlit as st
 
-from costmodel import runs, sensitivity
-from costmodel.anchors import anchors as compute_anchors
+from costmodel import sensitivity
 from costmodel.catalog import load_catalog
-from costmodel.claims import check_all
-from costmodel.formatting import format_percent_sig, format_sig
 from costmodel.presets import get_preset
-from webui import labels, session
-from webui.charts import lite
-from webui.i18n import catalog, fmt_number
-from webui.sensitivity_chart import bandwidth_chart
+from webui import labels, method_data, session
+from webui.charts import LiteFigure
 
 t = session.translator()
 names = labels.fabric_names(t)
@@ -115,78 +109,22 @@ for key, latex in EQUATIONS:
 st.caption(t("method.full_doc"))
 
 st.subheader(t("method.anchors"), anchor="anchors")
-
-
-@st.cache_data(show_spinner=False)
-def _anchors() -> list[dict]:
-    return [a.__dict__ for a in compute_anchors()]
-
-
-anchors = pd.DataFrame(
-    [
-        {
-            t("method.col_anchor"): t(f"method.anchor_{a['key']}"),
-            t("method.col_source"): t.get(f"method.src_{a['key']}", a["source"]) + ": "
-            + t.get(f"method.pub_{a['key']}", a["published"]),
-            t("method.col_model"): f"{a['model']:,.1f} " + t.get(f"method.unit_{a['unit']}", a["unit"]),
-        }
-        for a in _anchors()
-    ]
-)
-st.dataframe(anchors, hide_index=True, width="stretch", key="method_anchors")
+st.dataframe(method_data.anchor_table(t.lang), hide_index=True, width="stretch", key="method_anchors")
 
 st.subheader(t("runs.title"), anchor="runs")
 st.markdown(t("runs.intro"))
-
-
-@st.cache_data(show_spinner=False)
-def _runs() -> tuple[list[dict], dict]:
-    checks, efficiency = runs.check_runs()
-    return [c.__dict__ | {"error": c.error, "within": c.within} for c in checks], efficiency
-
-
-def _run_figure(metric: str, x: float) -> str:
-    if metric == "mfu":
-        return format_percent_sig(x)
-    return t(f"runs.unit_{metric}", x=fmt_number(x, {"tokens_per_gpu_s": 0, "step_time_s": 2}.get(metric, 1)))
-
-
-run_rows, run_eff = _runs()
-run_table = pd.DataFrame([
-    {
-        t("runs.col_run"): r["text_zh"] if t.lang == "zh" else r["text"],
-        t("runs.col_published"): _run_figure(r["metric"], r["published"]),
-        t("runs.col_model"): _run_figure(r["metric"], r["model"]),
-        t("runs.col_error"): (f"{r['error'] * 100:+.1f} " + t("runs.points")) if r["metric"] == "mfu"
-        else f"{r['error']:+.1%}",
-        t("runs.col_verdict"): t(f"runs.role_{r['role']}") if r["role"] != "check"
-        else t("runs.within" if r["within"] else "runs.miss"),
-        t("runs.col_mfu"): f"{format_percent_sig(r['mfu'])} / {format_percent_sig(r['hfu'])}",
-    }
-    for r in run_rows
-])
-st.dataframe(run_table, hide_index=True, width="stretch", key="method_runs")
+st.dataframe(method_data.run_table(t.lang), hide_index=True, width="stretch", key="method_runs")
 gpus = load_catalog().gpus
+run_eff = method_data.published_runs()[1]
 st.caption(t("runs.caption", eff=", ".join(f"{gpus[g].name} {e:.3f}" for g, e in sorted(run_eff.items()))))
 
 st.subheader(t("sensitivity.title"), anchor="sensitivity")
-
-
-@st.cache_data(show_spinner=False)
-def _sensitivity(run_id: str):
-    return sensitivity.curve(run_id), sensitivity.markers(run_id), sensitivity.reference(run_id)[0].cluster.nodes
-
-
 ref_ids = list(sensitivity.settings()["references"])
 run_id = st.selectbox(t("sensitivity.reference"), ref_ids, format_func=lambda r: t(f"sensitivity.ref.{r}"),
                       key=f"method_sensitivity_run_{t.lang}")
-bw_curve, bw_markers, bw_nodes = _sensitivity(run_id)
+bw_curve, bw_markers, bw_nodes = method_data.bandwidth(run_id)
 calculon = sensitivity.calculon_inputs(run_id)
-families = {f: q.family for f, q in load_catalog().fabrics.items()}
-S = {k[len("sensitivity."):]: t(k) for k in catalog("en") if k.startswith("sensitivity.")}
-S["_lang"] = t.lang
-st.plotly_chart(lite(bandwidth_chart, bw_curve, bw_markers, calculon, names, families, S),
-                key="chart_bandwidth", width="stretch")
+st.plotly_chart(LiteFigure(method_data.bandwidth_spec(run_id, t.lang)), key="chart_bandwidth", width="stretch")
 own = next(m for m in bw_markers if m.fabric == bw_curve.fabric)
 
 
@@ -209,35 +147,9 @@ st.markdown(t("sensitivity.calculon_found", searched=calculon["searched"], share
 
 st.subheader(t("method.claims"), anchor="claims")
 st.caption(t("method.claims_intro"))
-
-
-@st.cache_data(show_spinner=False)
-def _claims() -> list[dict]:
-    return [c.__dict__ for c in check_all()]
-
-
-def _claimed(claimed) -> str:
-    if isinstance(claimed, list | tuple):
-        return f"{format_sig(claimed[0])} – {format_sig(claimed[1])}"
-    return format_sig(claimed)
-
-
-rows = []
-for c in _claims():
-    rows.append(
-        {
-            t("method.col_case"): t(f"preset.{c['preset']}"),
-            t("method.col_claim"): c["text_zh"] if t.lang == "zh" and c["text_zh"] else c["text"],
-            t("method.col_fabric"): names.get(c["fabric"], c["fabric"]),
-            t("method.col_claimed"): _claimed(c["claimed"]),
-            t("method.col_modelled"): format_sig(c["modelled"]),
-            t("method.col_verdict"): t("method.reproduced") if c["reproduced"] else t("method.not_reproduced"),
-            t("method.col_why"): labels.claim_why(t, c["why"]),
-        }
-    )
 # a static table: every column wraps, so the verdict is never cut off and no number is scientific
-st.table(pd.DataFrame(rows), hide_index=True)
+st.table(method_data.claim_table(t.lang), hide_index=True)
 with st.expander(t("method.quotes")):
-    for pid in sorted({c["preset"] for c in _claims()}):
+    for pid in sorted({c["preset"] for c in method_data.claims()}):
         st.markdown(f"**{t(f'preset.{pid}')}**")
         st.text(get_preset(pid).quote)

@@ -1,13 +1,15 @@
 """Report: downloads of the current scenario — a PDF report, an Excel workbook with live formulas, CSV.
 
-The Excel and CSV files are built with the page (about 0.1 s) and handed to their buttons as
-bytes, so a click is a plain file fetch that never waits for PDF work. (A callable built at click
-time is stored unreferenced by any session, and Streamlit deletes such files whenever any
-session finishes a run: with other sessions polling the PDF queue, a slow click's file was gone
-before the browser fetched it.) The PDF goes through the process's PDF service
-(:mod:`webui.pdf_service`): "Prepare the PDF" queues a job, a fragment polls it and shows how
-many reports are ahead, then offers the finished bytes. All files show money in the page's
-display currency and carry the scenario's display title in their names.
+The two CSV files (about 1 ms each) are built with the page and handed to their buttons as bytes.
+The Excel workbook (a few hundred ms) is built only when asked for ("Prepare the workbook"), then
+kept in the session as bytes for its download button: a page run never pays for it, and a click
+is a plain file fetch. (A callable built at click time is stored unreferenced by any session, and
+Streamlit deletes such files whenever any session finishes a run: with other sessions polling the
+PDF queue, a slow click's file was gone before the browser fetched it.) The PDF goes through the
+process's PDF service (:mod:`webui.pdf_service`): "Prepare the PDF" queues a job, a fragment polls
+it and shows its progress — the place in the queue, then the stage (building, drawing the charts,
+printing) and the seconds so far — then offers the finished bytes. All files show money in the
+page's display currency and carry the scenario's display title in their names.
 """
 
 from __future__ import annotations
@@ -20,11 +22,12 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 import costmodel
 from costmodel.export_csv import csv_bytes, results_csv, yearly_csv
 from costmodel.export_xlsx import workbook_bytes
-from webui import pdf_service, quote, session, storage
+from webui import compute, pdf_service, quote, session, storage
 from webui.text import md_escape
 from webui.titles import file_stem, scenario_title
 
 KEY_JOB = "report_pdf_job"
+KEY_XLSX = "report_xlsx"  # (what the workbook is of, its bytes), built on request
 POLL_NEAR_S, POLL_FAR_S = pdf_service.LIMITS["poll_s"]  # how often a waiting page asks for news [s]
 
 # the PDF is built on the service's thread, without the session: capture what it needs now
@@ -87,6 +90,23 @@ job = service.job(st.session_state.get(KEY_JOB))
 poll_s = _poll_s(job)
 
 
+def _progress(j: pdf_service.Job) -> None:
+    """A pending job's progress: its place in the queue or its stage (step n of 3), and the seconds
+    since it was asked for."""
+    if j.state == pdf_service.RUNNING and j.stage in pdf_service.STAGES:
+        text = t(f"progress.pdf_stage_{j.stage}")
+    else:
+        ahead = service.ahead(j)
+        where = t("rpt.pdf_next") if ahead == 0 else (
+            t("rpt.pdf_queued_one") if ahead == 1 else t("rpt.pdf_queued", n=ahead))
+        text = t("progress.pdf_queued", ahead=where)
+    text += " · " + t("progress.pdf_elapsed", s=int(j.elapsed()))
+    wait = service.expected_wait(j)
+    if wait is not None:
+        text += " " + t("rpt.pdf_wait", s=max(1, round(wait)))
+    st.info(text, icon=":material/hourglass_top:")
+
+
 @st.fragment(run_every=poll_s)
 def pdf_box() -> None:
     """The PDF card: a button, the place in the queue while waiting, then the download."""
@@ -96,17 +116,7 @@ def pdf_box() -> None:
     st.markdown(f"**{t('report.pdf')}**")
     st.caption(t("report.pdf_help"))
     if current is not None and current.pending:
-        ahead = service.ahead(current)
-        if current.state == pdf_service.RUNNING:
-            text = t("rpt.pdf_running")
-        elif ahead == 0:
-            text = t("rpt.pdf_next")
-        else:
-            text = t("rpt.pdf_queued_one") if ahead == 1 else t("rpt.pdf_queued", n=ahead)
-        wait = service.expected_wait(current)
-        if wait is not None:
-            text += " " + t("rpt.pdf_wait", s=max(1, round(wait)))
-        st.info(text, icon=":material/hourglass_top:")
+        _progress(current)
         st.button(t("rpt.pdf_cancel"), key="pdf_cancel", on_click=_cancel, args=(current.id,))
         return
     if current is not None and current.state == pdf_service.DONE:
@@ -130,23 +140,32 @@ def pdf_box() -> None:
 with st.container(border=True):
     pdf_box()
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def _files(scenario_json: str, currency: str, rate: float, lang: str, title: str) -> tuple[bytes, bytes, bytes]:
-    """The Excel workbook, the results CSV and the yearly CSV of a scenario, as file bytes."""
-    scn = costmodel.Scenario.model_validate_json(scenario_json)
-    result = costmodel.evaluate(scn)
-    return (workbook_bytes(scn, currency, rate, lang=lang, title=title),
-            csv_bytes(results_csv(result, currency, rate, title, lang)),
-            csv_bytes(yearly_csv(result, currency, rate, title, lang)))
+
+def _xlsx_key() -> str:
+    """What the workbook is of: the scenario, language, currency, rate and title."""
+    return f"{pdf_key}|xlsx"
 
 
-xlsx, results, yearly = _files(scenario.model_dump_json(), currency, rate, lang, title)
+def _prepare_xlsx(s=scenario, c=currency, r=rate, lg=lang, ti=title) -> None:
+    st.session_state[KEY_XLSX] = (_xlsx_key(), workbook_bytes(s, c, r, lang=lg, title=ti))
+
+
+result = compute.evaluate(compute.key(scenario), _scenario=scenario)
+results = csv_bytes(results_csv(result, currency, rate, title, lang))
+yearly = csv_bytes(yearly_csv(result, currency, rate, title, lang))
+built = st.session_state.get(KEY_XLSX)
+xlsx = built[1] if built is not None and built[0] == _xlsx_key() else None
 c1, c2, c3 = st.columns(3)
 with c1, st.container(border=True):
     st.markdown(f"**{t('report.xlsx')}**")
     st.caption(t("report.xlsx_help"))
-    st.download_button(t("report.download"), xlsx, file_name=f"{stem}.xlsx", key="dl_xlsx", icon=":material/table:",
-                       mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", on_click="ignore")
+    if xlsx is None:
+        st.caption(t("progress.xlsx_help"))
+        st.button(t("progress.xlsx_prepare"), key="xlsx_prepare", icon=":material/table:", on_click=_prepare_xlsx)
+    else:
+        st.download_button(t("report.download"), xlsx, file_name=f"{stem}.xlsx", key="dl_xlsx", icon=":material/table:",
+                           mime="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+                           on_click="ignore")
 with c2, st.container(border=True):
     st.markdown(f"**{t('report.results_csv')}**")
     st.caption(t("report.results_csv_help"))

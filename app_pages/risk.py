@@ -1,5 +1,6 @@
 """Risk: tornado of ΔTCO (or of the Δ cost of the same work) vs the baseline, the Monte Carlo spread of
-every fabric's TCO, and the same work under uncertainty."""
+every fabric's TCO, and the same work under uncertainty — one tab each; only the open tab computes
+(a scenario change reruns one analysis, not three)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import streamlit as st
 
 from costmodel.catalog import load_catalog
 from costmodel.quantities import spec
-from webui import charts, compute, keys, labels, number_boxes, risk_choices, session
+from webui import charts, compute, keys, labels, lazy_tabs, number_boxes, risk_choices, session
 from webui import report_work_risk as work_rows
 from webui.text import markdown_table, md_escape
 
@@ -42,13 +43,25 @@ def tornado_section() -> None:
     )
 
 
+KEPT = "risk_draws_seed"  # the last draws and seed: a widget's state is dropped while its tab is closed
+
+
+def _draws_and_seed() -> tuple[int, int]:
+    """The Monte Carlo's draws and seed, shared by its two tabs (kept while the other tab is open)."""
+    kept_draws, kept_seed = st.session_state.get(KEPT, (10_000, 1))
+    c1, c2 = st.columns(2)
+    draws = c1.select_slider(t("risk.draws"), [1_000, 2_000, 5_000, 10_000, 20_000], value=kept_draws,
+                             key="risk_draws")
+    seed_lo, seed_hi = spec("analysis.mc_seed").bounds()
+    seed = number_boxes.bounded_number(t, c2, t("risk.seed"), "risk_seed", seed_lo, seed_hi, kept_seed, whole=True)
+    st.session_state[KEPT] = (int(draws), int(seed))
+    return int(draws), int(seed)
+
+
 @st.fragment
 def monte_carlo_section() -> None:
     st.subheader(t("risk.mc"))
-    c1, c2 = st.columns(2)
-    draws = c1.select_slider(t("risk.draws"), [1_000, 2_000, 5_000, 10_000, 20_000], value=10_000, key="risk_draws")
-    seed_lo, seed_hi = spec("analysis.mc_seed").bounds()
-    seed = number_boxes.bounded_number(t, c2, t("risk.seed"), "risk_seed", seed_lo, seed_hi, 1, whole=True)
+    draws, seed = _draws_and_seed()
     metric = risk_choices.mc_metric(t, scenario)  # the TCO after tax when taxed (issue 13)
     tco, summary = compute.monte_carlo(skey, int(draws), int(seed), metric)
     st.plotly_chart(
@@ -77,13 +90,19 @@ def monte_carlo_section() -> None:
     )
     st.dataframe(table, hide_index=True, width="stretch", key="risk_table")
     st.caption(t("risk.mc_note", draws=f"{int(draws):,}", seed=int(seed)))
-    # the same work under uncertainty: each fabric's equal-work cluster in the same draws (issue 13)
+
+
+@st.fragment
+def work_section() -> None:
+    """The same work under uncertainty: each fabric's equal-work cluster in the same draws."""
     st.subheader(t("work_mc.title"))
+    draws, seed = _draws_and_seed()
     work = compute.work_monte_carlo(skey, int(draws), int(seed))
     rows = work_rows.rows(t, work, names, money.short)
     st.markdown(markdown_table(work_rows.header(t), rows))
     st.caption(md_escape(work_rows.note(t, scenario, int(scenario.finance.horizon_years))))
 
 
-tornado_section()
-monte_carlo_section()
+NAME, TITLES = lazy_tabs.RISK
+RENDER = {"tornado": tornado_section, "mc": monte_carlo_section, "work_mc": work_section}
+lazy_tabs.show(t, NAME, {p: (TITLES[p], RENDER[p]) for p in TITLES})

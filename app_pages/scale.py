@@ -1,5 +1,5 @@
 """Scale: TCO and cost per run against node count, break-even node counts, the article's regions,
-and the break-even solver for any numeric input."""
+and the break-even solver for any numeric input — one tab each; only the open tab computes."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from costmodel import breakeven
 from costmodel.catalog import load_catalog
 from costmodel.formatting import format_sig
 from costmodel.recommend import LARGE_NODES, SMALL_NODES
-from webui import charts, compute, keys, labels, quote, risk_choices, session
+from webui import charts, compute, keys, labels, lazy_tabs, quote, risk_choices, session
 from webui.i18n import fmt_number
 from webui.text import md_escape
 
@@ -37,8 +37,9 @@ def sweep_section() -> None:
         format_func=lambda m: t(f"metric.{m}"),
         key=keys.label_key("scale_metric", [t(f"metric.{m}") for m in metrics]),  # a language switch: new key
     )
-    df = compute.sweep(skey)
-    bes = compute.node_break_evens(skey, metric or "tco_total")
+    sweep_key = compute.sweep_key(scenario)  # a node count change alone reuses the sweep
+    df = compute.sweep(sweep_key, scenario)
+    bes = compute.node_break_evens(sweep_key, metric or "tco_total", scenario)
     regions = [
         (2, SMALL_NODES, L["region_roce"]),
         (SMALL_NODES, LARGE_NODES, L["region_ib_preferred"]),
@@ -137,5 +138,6 @@ def solver_section() -> None:
         st.caption(t("fincarbon.solver_after_tax"))
 
 
-sweep_section()
-solver_section()
+NAME, TITLES = lazy_tabs.SCALE
+RENDER = {"sweep": sweep_section, "solver": solver_section}
+lazy_tabs.show(t, NAME, {p: (TITLES[p], RENDER[p]) for p in TITLES})

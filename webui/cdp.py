@@ -20,6 +20,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from typing import Any
 
 
@@ -159,8 +160,11 @@ new Promise((resolve, reject) => {
 A4_INCHES = (8.27, 11.7)  # ISO 216 A4, 210 mm × 297 mm, as Chromium's print dialog rounds it
 
 
-def print_pdf(chromium: Chromium, document: str, flag: str | None, timeout_ms: int) -> bytes:
-    """``document`` (HTML) printed to A4 PDF bytes in a fresh browser context, closed afterwards.
+def print_pdf(chromium: Chromium, document: str, flag: str | None, timeout_ms: int,
+              on_stage: Callable[[str], None] | None = None) -> bytes:
+    """``document`` (HTML) printed to A4 PDF bytes in a fresh browser context, closed afterwards;
+    ``on_stage`` (optional) is called with ``"charts"`` when the page starts drawing and
+    ``"printing"`` when it is printed.
 
     ``flag`` names a ``window`` property the page sets to ``true`` once it has finished drawing
     (``window.__chartsError`` reports a failure); ``None`` waits for the load event only.
@@ -173,6 +177,8 @@ def print_pdf(chromium: Chromium, document: str, flag: str | None, timeout_ms: i
         target = pipe.call("Target.createTarget", {"url": "about:blank", "browserContextId": context})["targetId"]
         session = pipe.call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         write = f"document.open(); document.write({json.dumps(document)}); document.close();"
+        if on_stage is not None:
+            on_stage("charts")
         pipe.call("Runtime.evaluate", {"expression": write}, session, timeout)
         settled = pipe.call("Runtime.evaluate", {
             "expression": _SETTLED_JS % {"flag": json.dumps(flag), "ms": timeout_ms},
@@ -184,6 +190,8 @@ def print_pdf(chromium: Chromium, document: str, flag: str | None, timeout_ms: i
         if error:
             raise RuntimeError(f"charts could not be drawn: {error}")
         width, height = A4_INCHES
+        if on_stage is not None:
+            on_stage("printing")
         data = pipe.call("Page.printToPDF", {"paperWidth": width, "paperHeight": height, "printBackground": True,
                                              "marginTop": 0, "marginBottom": 0, "marginLeft": 0, "marginRight": 0},
                          session, timeout)["data"]

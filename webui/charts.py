@@ -504,8 +504,11 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
     ``tco_total`` or ``cost_per_run``), ``nodes``, ``delta_vs_baseline``, ``break_even``.
     """
     wide = df.pivot_table(index="nodes", columns="fabric", values=metric, aggfunc="first", sort=True)
-    order = [f for f in dict.fromkeys(df["fabric"]) if f in wide.columns]
-    fam = {**dict(zip(df["fabric"], df["family"], strict=False)), **dict(families)} if "family" in df else families
+    first = df.drop_duplicates("fabric", keep="last")  # one row per fabric (its last family, as a dict keeps)
+    fabrics = list(df["fabric"].drop_duplicates().to_numpy(dtype=object))  # in order of first appearance
+    order = [f for f in fabrics if f in wide.columns]
+    fam = ({**dict(zip(first["fabric"].to_numpy(dtype=object), first["family"].to_numpy(dtype=object),
+                       strict=True)), **dict(families)} if "family" in df else families)
     x = wide.index.to_numpy(dtype=float)
     vals = wide[order].to_numpy(dtype=float) * fx
     vals[~np.isfinite(vals)] = np.nan
@@ -522,12 +525,13 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
     styles = fabric_styles(order, fam)
     nodes_t, delta_t = _t(labels, "nodes"), _t(labels, "delta_vs_baseline")
     traces, shapes, annotations = [], [], []
+    at_nodes = [f"{nodes_t}: {_num(float(n), separators)}" for n in xs]  # the same for every fabric
     for j, fid in enumerate(order):
         name = names.get(fid, fid)
         y = vals[:, j]
-        hover = [f"<b>{name}</b><br>{nodes_t}: {_num(float(n), separators)}<br>{_fmt(money, v)}"
+        hover = [f"<b>{name}</b><br>{n}<br>{_fmt(money, v)}"
                  + ("" if fid == baseline else f"<br>{delta_t}: {_fmt(money, v - b)}")
-                 for n, v, b in zip(xs, y, base_col, strict=True)]
+                 for n, v, b in zip(at_nodes, y, base_col, strict=True)]
         st = styles[fid]
         traces.append(dict(
             type="scatter", x=xs, y=y, mode="lines", name=name, connectgaps=False,

@@ -5,6 +5,7 @@ the sweep table, break-even node counts — and only format and draw them."""
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import numpy as np
 import pandas as pd
@@ -34,17 +35,26 @@ def evaluate(scenario_json: str, _scenario: costmodel.Scenario | None = None) ->
     return costmodel.evaluate(_load(scenario_json, _scenario))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
-def sweep(scenario_json: str) -> pd.DataFrame:
-    """TCO against node count, 2 … 16 384 (400 points, log-spaced)."""
-    return costmodel.sweep(_load(scenario_json), nodes=SWEEP_NODES)
+def sweep_key(scenario: costmodel.Scenario) -> str:
+    """The cache key of a node-count sweep: the scenario's canonical JSON without its node count,
+    which a sweep replaces by each of its own (the model reads the node count from nowhere else;
+    tests/unit/test_sweep_key.py checks it), so changing only the node count reuses the sweep."""
+    data = json.loads(key(scenario))
+    data["cluster"]["nodes"] = None
+    return json.dumps(data, separators=(",", ":"))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def node_break_evens(scenario_json: str, metric: str) -> list[crossings.NodeBreakEven]:
+def sweep(sweep_json: str, _scenario: costmodel.Scenario) -> pd.DataFrame:
+    """TCO against node count, 2 … 16 384 (400 points, log-spaced), of ``_scenario``; cached by its
+    :func:`sweep_key` (``_scenario`` is not hashed)."""
+    return costmodel.sweep(_scenario, nodes=SWEEP_NODES)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def node_break_evens(sweep_json: str, metric: str, _scenario: costmodel.Scenario) -> list[crossings.NodeBreakEven]:
     """Node counts of :func:`sweep` where each fabric and the baseline swap places on ``metric``."""
-    baseline = _load(scenario_json).baseline
-    return crossings.node_break_evens(sweep(scenario_json), baseline, metric)
+    return crossings.node_break_evens(sweep(sweep_json, _scenario), _scenario.baseline, metric)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)

@@ -40,6 +40,9 @@ from . import cdp, pdf_text
 log = logging.getLogger(__name__)
 
 QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+#: what a running job is doing, in order: its HTML is built, Chromium draws the charts, then prints
+BUILDING, CHARTS, PRINTING = "building", "charts", "printing"
+STAGES = (BUILDING, CHARTS, PRINTING)
 CHARTS_FLAG = "__chartsDone"  # set by the report's script once every chart is drawn
 LIMITS: dict = yaml.safe_load((Path(__file__).with_name("pdf_service.yaml")).read_text(encoding="utf-8"))["pdf_service"]
 
@@ -73,6 +76,12 @@ class Job:
     submitted: float = field(default_factory=time.monotonic)
     started: float | None = None
     finished: float | None = None
+    stage: str | None = None  # one of STAGES while running, set by the worker
+
+    def elapsed(self, now: float | None = None) -> float:
+        """Seconds since the job was submitted (until it finished)."""
+        end = self.finished if self.finished is not None else (time.monotonic() if now is None else now)
+        return max(0.0, end - self.submitted)
 
     @property
     def pending(self) -> bool:
@@ -113,13 +122,14 @@ class Printer:
         """The running Chromium's process id (None before the first job)."""
         return self._chromium.pid if self._chromium is not None and self._chromium.alive() else None
 
-    def print(self, document: str) -> bytes:
-        """``document`` (HTML) printed to A4 PDF bytes; one retry on a fresh Chromium if it died."""
+    def print(self, document: str, on_stage: Callable[[str], None] | None = None) -> bytes:
+        """``document`` (HTML) printed to A4 PDF bytes; one retry on a fresh Chromium if it died.
+        ``on_stage`` hears :data:`CHARTS` and :data:`PRINTING` as Chromium reaches them."""
         flag = CHARTS_FLAG if CHARTS_FLAG in document else None
         for attempt in (1, 2):
             chromium = self._ensure()
             try:
-                pdf = cdp.print_pdf(chromium, document, flag, int(self.chart_timeout_s * 1000))
+                pdf = cdp.print_pdf(chromium, document, flag, int(self.chart_timeout_s * 1000), on_stage=on_stage)
             except (cdp.ChromiumGoneError, TimeoutError):
                 if attempt == 2:
                     raise
@@ -290,9 +300,9 @@ class PdfService:
                     if self._closing:
                         return
                     job = self._queue.popleft()
-                    job.state, job.started = RUNNING, time.monotonic()
+                    job.state, job.started, job.stage = RUNNING, time.monotonic(), BUILDING
                 try:
-                    pdf, error = printer.print(job.build()), None
+                    pdf, error = printer.print(job.build(), on_stage=lambda stage, j=job: _set_stage(j, stage)), None
                 except Exception as exc:  # reported to the page; the worker goes on with the next job
                     log.exception("PDF job %s failed", job.id)
                     pdf, error = None, f"{type(exc).__name__}: {exc}"[:300]
@@ -304,6 +314,10 @@ class PdfService:
                         self._durations.append(job.finished - job.started)
         finally:
             printer.close()
+
+
+def _set_stage(job: Job, stage: str) -> None:
+    job.stage = stage  # one attribute write: read by the page's polls without the lock
 
 
 def _built() -> str:

@@ -63,3 +63,18 @@ def open_details(at: AppTest, panel: str, lang: str = "en") -> AppTest:
     assert not at.exception, [e.message for e in at.exception]
     assert at.session_state[details.OPEN] == panel
     return at
+
+
+def open_tab(at: AppTest, tabs: tuple[str, dict[str, str]], panel: str, lang: str = "en") -> AppTest:
+    """Open tab ``panel`` of a page's lazy tabs ``tabs`` (e.g. :data:`webui.lazy_tabs.RISK`), as a
+    click on it does, and rerun the page."""
+    from webui import keys, lazy_tabs
+    from webui.i18n import Translator
+
+    t = Translator(lang)
+    name, titles = tabs
+    at.session_state[keys.label_key(name, [t(k) for k in titles.values()])] = t(titles[panel])
+    at.run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert at.session_state[lazy_tabs.open_key(name)] == panel
+    return at

@@ -10,15 +10,19 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from apptest_helpers import open_page, plotly_specs
+from apptest_helpers import open_page, open_tab, plotly_specs
 from zh_words import latin_words
 
 from costmodel.catalog import load_catalog
+from webui import lazy_tabs
 
 PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method", "report", "scenarios"]
 WIDGETS = ("selectbox", "multiselect", "radio", "segmented_control", "number_input", "text_input", "toggle",
            "checkbox", "select_slider", "button", "download_button", "text_area", "slider")
 FABRIC_IDS = set(load_catalog().fabrics)
+# pages whose tabs compute only when open
+LAZY_TABS = {"risk": lazy_tabs.RISK, "scale": lazy_tabs.SCALE, "assumptions": lazy_tabs.ASSUMPTIONS}
+CHART_TABS = {"chart_mc": (lazy_tabs.RISK, "mc"), "chart_solver": (lazy_tabs.SCALE, "solver")}  # not in the first tab
 SCI = re.compile(r"\d[eE][+-]?\d")
 
 
@@ -73,12 +77,16 @@ def _page_texts(at) -> dict[str, list[str]]:
 @pytest.mark.parametrize("page", PAGES)
 def test_tables_widgets_and_charts_of_a_chinese_page_have_no_stray_english(page):
     at = open_page(page, "zh", p="seed-intro-32xA100")
-    stray = {}
-    for where, texts in _page_texts(at).items():
-        words = {w: t[:100] for t in texts for w in latin_words(t)}
-        if words:
-            stray[where] = words
-    assert not stray, f"Latin-script words on the Chinese {page} page: {stray}"
+    tabs = LAZY_TABS.get(page)
+    for panel in tabs[1] if tabs else [None]:  # a page with lazy tabs: each tab in turn
+        if panel is not None:
+            at = open_tab(at, tabs, panel, "zh")
+        stray = {}
+        for where, texts in _page_texts(at).items():
+            words = {w: t[:100] for t in texts for w in latin_words(t)}
+            if words:
+                stray[where] = words
+        assert not stray, f"Latin-script words on the Chinese {page} page ({panel or 'all'}): {stray}"
 
 
 @pytest.mark.parametrize("page, chart, axis", [
@@ -87,12 +95,16 @@ def test_tables_widgets_and_charts_of_a_chinese_page_have_no_stray_english(page)
     ("risk", "chart_tornado", "xaxis"), ("risk", "chart_mc", "xaxis"),
 ])
 def test_chinese_money_axes_count_in_wan_and_yi_and_english_ones_stay_plotly_ticks(page, chart, axis):
-    zh = {k.split("-")[-1] if "-" in k else k: v for k, v in plotly_specs(open_page(page, "zh")).items()}
+    def opened(lang: str):
+        at = open_page(page, lang)
+        return open_tab(at, *CHART_TABS[chart], lang) if chart in CHART_TABS else at
+
+    zh = {k.split("-")[-1] if "-" in k else k: v for k, v in plotly_specs(opened("zh")).items()}
     spec = next(v for k, v in zh.items() if chart in k)
     ticks = spec["layout"][axis].get("ticktext") or []
     assert ticks and all(("万" in t or "亿" in t or t.endswith("¥0")) for t in ticks), ticks
     assert all(t.startswith(("¥", "−¥")) for t in ticks), ticks
-    en = plotly_specs(open_page(page, "en"))
+    en = plotly_specs(opened("en"))
     assert not next(v for k, v in en.items() if chart in k)["layout"][axis].get("ticktext")
 
 

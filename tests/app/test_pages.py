@@ -8,12 +8,12 @@ import re
 from pathlib import Path
 
 import pytest
-from apptest_helpers import PAGES, go, keyed, open_page, plotly_specs
+from apptest_helpers import PAGES, go, keyed, open_page, open_tab, plotly_specs
 
 import costmodel
 from costmodel import formatting
 from costmodel.catalog import FabricPrices
-from webui import share
+from webui import lazy_tabs, share
 from webui.i18n import catalog
 from webui.money import Money, default_rate
 
@@ -97,11 +97,16 @@ def test_scale_and_risk_charts_carry_their_traces():
     at = open_page("scale", cur="USD")
     titles = {s["layout"]["title"]["text"]: s for s in plotly_specs(at).values()}
     assert len([t for t in titles["Cost against node count"]["data"] if t.get("mode", "").startswith("lines")]) >= 4
-    assert titles["ΔTCO against the input"]["data"]
+    assert "ΔTCO against the input" not in titles  # only the open tab computes and draws
+    titles = {s["layout"]["title"]["text"]: s for s in plotly_specs(open_tab(at, lazy_tabs.SCALE, "solver")).values()}
+    assert titles["ΔTCO against the input"]["data"] and "Cost against node count" not in titles
     at = go(at, "risk")
     titles = {s["layout"]["title"]["text"]: s for s in plotly_specs(at).values()}
     assert len(titles["What moves ΔTCO"]["data"]) == 2
-    assert titles["Spread of 5-year TCO"]["data"]
+    assert "Spread of 5-year TCO" not in titles  # only the open tab computes and draws
+    at = open_tab(at, lazy_tabs.RISK, "mc")
+    titles = {s["layout"]["title"]["text"]: s for s in plotly_specs(at).values()}
+    assert titles["Spread of 5-year TCO"]["data"] and "What moves ΔTCO" not in titles
 
 
 def test_share_link_round_trips_to_the_same_numbers():
@@ -179,6 +184,8 @@ def test_assumption_edits_flow_into_every_page_and_reset():
     preset = costmodel.load_preset("seed-intro-32xA100")
     # fabric prices table: rows are (fabric, price field) in order; switch_price is the 2nd field
     ib = preset.fabrics.index("ib-ndr-400")
+    assert "assume_fabric_prices" not in at.session_state  # only the open tab's table is built
+    at = open_tab(at, lazy_tabs.ASSUMPTIONS, "fabric_prices")
     _edit_table(at, "assume_fabric_prices", ib * len(FabricPrices.model_fields) + 1, 1000.0)
     assert at.session_state["scenario"].overrides.fabric_prices == {"ib-ndr-400": {"switch_price": 1000.0}}
     go(at, "compare")
@@ -230,9 +237,15 @@ def test_a_refused_value_is_explained_once_and_the_widget_shows_the_model_value(
 def test_report_page_offers_the_downloads():
     at = open_page("report", cur="USD")
     buttons = at.get("download_button")
-    assert len(buttons) == 3  # Excel and two CSVs; the PDF is prepared in the queue first
-    assert [b.key for b in at.button] == ["pdf_prepare"]
+    assert len(buttons) == 2  # two CSVs; the workbook and the PDF are prepared on request
+    assert [b.key for b in at.button] == ["pdf_prepare", "xlsx_prepare"]
+    at.button(key="xlsx_prepare").click().run()  # the workbook is built by the click, then offered
     assert not at.exception
+    assert [b.key for b in at.button] == ["pdf_prepare"]
+    assert len(at.get("download_button")) == 3
+    assert at.session_state["report_xlsx"][1][:2] == b"PK"
+    at.number_input(key="fx").set_value(1.5).run()  # another rate: that workbook is stale, asked for again
+    assert [b.key for b in at.button] == ["pdf_prepare", "xlsx_prepare"]
 
 
 def test_an_out_of_range_value_is_refused_with_the_field_and_its_range_on_the_page():

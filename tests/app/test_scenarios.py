@@ -8,12 +8,13 @@ import time
 from pathlib import Path
 
 import pytest
-from apptest_helpers import go, keyed, open_page
+from apptest_helpers import go, keyed, open_page, open_tab
 
 import costmodel
 import store
 import store.policy
 from store import accounts
+from webui import lazy_tabs
 from webui.i18n import catalog
 
 USERS = Path(os.environ["FABRIC_TCO_USERS"])
@@ -355,7 +356,7 @@ def test_a_read_only_link_shows_the_quotes_totals_but_never_its_item_prices(db):
     fid = quoted.fabrics[-1]
     assert negotiated.fabrics[fid].switch_price.typical < public.fabrics[fid].switch_price.typical
 
-    customer = open_page("assumptions", t=token, cur="USD")
+    customer = open_tab(open_page("assumptions", t=token, cur="USD"), lazy_tabs.ASSUMPTIONS, "fabric_prices")
     assert customer.session_state["scenario"].custom_price_book is not None  # the totals use the quote
     assert catalog("en")["quote.hidden"] in [i.value for i in customer.info]
     shown = [float(v) for df in customer.dataframe for v in df.value.get("value", [])]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from apptest_helpers import open_page, plotly_specs
+from apptest_helpers import open_page, open_tab, plotly_specs
 
 import costmodel
-from webui import share
+from webui import lazy_tabs, share
 from webui.i18n import Translator
 
 SIZED = "seed-case2-24xA100"  # every fabric can deliver the plan
@@ -65,7 +65,7 @@ def test_no_work_measure_when_the_baseline_cannot_deliver_the_plan():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_same_work_under_uncertainty_lists_compares_nodes(lang):
     t = Translator(lang)
-    at = open_page("risk", lang, s=_link(UNSIZED), p=UNSIZED)
+    at = open_tab(open_page("risk", lang, s=_link(UNSIZED), p=UNSIZED), lazy_tabs.RISK, "work_mc", lang)
     assert t("work_mc.title") in [h.value for h in at.subheader]
     rows = _work_table(at, t)
     ew = costmodel.evaluate(costmodel.load_preset(UNSIZED)).equal_work
@@ -79,7 +79,7 @@ def test_the_same_work_under_uncertainty_lists_compares_nodes(lang):
 
 def test_the_histogram_shows_the_after_tax_tco_when_taxed():
     t = Translator("en")
-    at = open_page("risk", "en", s=_link(SIZED, tax_region="cn"), p=SIZED)
+    at = open_tab(open_page("risk", "en", s=_link(SIZED, tax_region="cn"), p=SIZED), lazy_tabs.RISK, "mc")
     control = _control(at, "risk_mc_metric")
     assert control is not None
     before = _spec(at, "mc")
@@ -87,3 +87,16 @@ def test_the_histogram_shows_the_after_tax_tco_when_taxed():
     assert not at.exception
     after = _spec(at, "mc")
     assert after != before and t("risk_metric.axis_tco_after_tax") in after
+
+
+def test_only_the_open_tab_computes_and_the_draws_and_seed_carry_between_the_monte_carlo_tabs():
+    at = open_page("risk", "en", s=_link(SIZED), p=SIZED)
+    assert [k for k in plotly_specs(at) if "chart_mc" in k] == []  # the tornado's tab opens first
+    at = open_tab(at, lazy_tabs.RISK, "mc")
+    at.number_input(key="risk_seed").set_value(7).run()
+    at.select_slider(key="risk_draws").set_value(2_000).run()
+    mc_note = Translator("en")("risk.mc_note", draws="2,000", seed=7)
+    assert mc_note in [c.value for c in at.caption]
+    at = open_tab(at, lazy_tabs.RISK, "work_mc")
+    assert [k for k in plotly_specs(at) if "chart_mc" in k] == []  # the closed tab's chart is not drawn
+    assert at.number_input(key="risk_seed").value == 7 and at.select_slider(key="risk_draws").value == 2_000

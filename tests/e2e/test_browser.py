@@ -135,7 +135,10 @@ def test_screenshots_of_every_page(browser, server, lang):
 
 def test_report_downloads_are_built_on_click(browser, server, tmp_path):
     context, page = _open(browser, f"{server}/report?p=seed-case2-24xA100&lang=en")
-    _wait_for(page, page.get_by_role("button", name="Download").count, 3)  # the PDF: tests/e2e/test_report_page.py
+    _wait_for(page, page.get_by_role("button", name="Download").count, 2)  # the PDF: tests/e2e/test_report_page.py
+    page.get_by_role("button", name="Prepare the workbook").click()  # the workbook is built on request
+    _wait_for(page, page.get_by_role("button", name="Download").count, 3)
+    _settle(page)
     with page.expect_download(timeout=TIMEOUT_MS) as info:
         page.get_by_role("button", name="Download").nth(0).click()
     path = tmp_path / info.value.suggested_filename

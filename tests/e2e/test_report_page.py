@@ -56,7 +56,7 @@ def test_pdf_waits_in_the_queue_with_its_position_then_downloads(browser, server
         a.wait_for_timeout(1000)
         settle(a)
         with a.expect_download(timeout=TIMEOUT_MS) as info:
-            a.get_by_role("button", name="Download").nth(3).click()  # yearly CSV
+            a.get_by_role("button", name="Download").nth(2).click()  # yearly CSV (the workbook is not prepared)
         rows = list(csv.DictReader(io.StringIO(info.value.path().read_bytes().decode("utf-8-sig"))))
         assert {r["currency"] for r in rows} == {"CNY"}
         b.get_by_text("Your PDF is ready.").wait_for(timeout=180_000)
@@ -77,6 +77,9 @@ def test_file_names_follow_the_changed_scenario_in_chinese(browser, server):
     context, page = open_page(browser, f"{server}/report?p={preset}&s={token}&lang=zh")
     try:
         assert title in _intro(page)
+        page.get_by_role("button", name="生成工作簿").click()  # the workbook is built on request
+        page.get_by_role("button", name="下载").nth(2).wait_for(timeout=TIMEOUT_MS)
+        settle(page)
         with page.expect_download(timeout=TIMEOUT_MS) as info:
             page.get_by_role("button", name="下载").first.click()  # the Excel workbook
         assert info.value.suggested_filename == f"{file_stem(title)}.xlsx"
@@ -100,6 +103,10 @@ def test_excel_and_csv_download_while_other_sessions_wait_for_a_pdf(browser, ser
         for _, a in waiting:
             a.bring_to_front()
             a.get_by_role("button", name="Prepare the PDF").click()
+        b.bring_to_front()
+        b.get_by_role("button", name="Prepare the workbook").click()  # built on request, then kept as bytes
+        b.get_by_role("button", name="Download").nth(2).wait_for(timeout=TIMEOUT_MS)
+        settle(b)
         for i in range(5):
             b.bring_to_front()
             with b.expect_download(timeout=TIMEOUT_MS) as info:
