@@ -14,7 +14,8 @@ ALLOWED = frozenset({
     "CNY", "USD", "EUR",
     # products, protocols and standards, written the same in Chinese
     "TCP", "IP", "RoCE", "RoCEv2", "iWARP", "InfiniBand", "HDR", "NDR", "XDR", "RDMA", "NCCL", "NVIDIA", "DGX",
-    "SXM", "HGX", "PCIe", "NVLink", "BF16", "TDP", "GPU", "CPU", "MFU", "PUE", "TCO", "NPV", "FSDP", "ZeRO", "UTF",
+    "SXM", "HGX", "PCIe", "NVLink", "BF16", "TDP", "GPU", "CPU", "MFU", "HFU", "PUE", "TCO", "NPV", "FSDP",
+    "ZeRO", "UTF",
     "A10", "A30", "A100", "H100", "H200", "B200", "JSON", "PDF", "CSV", "Excel", "LibreOffice", "Llama", "token",
     # training tools and models named as their papers name them (the Method page's bandwidth sensitivity)
     "Calculon", "Megatron", "GPT",
@@ -38,7 +39,7 @@ ALLOWED = frozenset({
 #: allow anything the bibliography does not cite.
 CITED = (
     "DeepSeek-V3 Technical Report", "Mixtral of Experts", "DeepSeek-AI", "DeepSeek-V3", "DeepEP", "Qwen3-235B-A22B",
-    "Megatron-Core", "Jiang", "H800",
+    "Megatron-Core", "Jiang", "H800", "High-speed Networking for Giga-Scale AI Factories", "Khashab",
     # China-market prices (costmodel/data/cn_market.yaml): China's own products and a cited guide
     "H20", "China Briefing",
     # paper, report, journal and organisation titles
