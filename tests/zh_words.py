@@ -126,6 +126,7 @@ def latin_words(text: str, also: frozenset[str] | set[str] = frozenset()) -> set
     >>> sorted(latin_words("¥52.78 M · −$850 k · 20M · 50 B 参数 · 100 GB/s · 8 B/s"))
     ['$850 k', '20M', '50 B', '¥52.78 M']
     """
-    text = _CITED.sub(" ", re.sub(r"<[^>]+>", " ", str(text)))
+    text = re.sub(r"\]\(#[\w-]+\)", "]", re.sub(r"<[^>]+>", " ", str(text)))  # a link to a section: not shown
+    text = _CITED.sub(" ", text)
     words = {w for w in LATIN_WORD.findall(text) if len(w) > 1 and w not in ALLOWED and w not in also}
     return words | set(LATIN_AMOUNT.findall(text))

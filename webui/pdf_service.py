@@ -186,7 +186,7 @@ class PdfService:
                  nice: int = LIMITS["nice"], printer_factory: Callable[[], Printer] = Printer,
                  per_client: int = LIMITS["per_client"], sales_reserved: int = LIMITS["sales_reserved"]):
         if workers < 1 or max_jobs < workers or per_session < 1 or per_client < 1 \
-                or not 0 <= sales_reserved < max_jobs:
+                or sales_reserved < 0 or sales_reserved >= max_jobs:
             raise ValueError("workers ≥ 1, max_jobs ≥ workers, per_session ≥ 1, per_client ≥ 1 and "
                              "0 ≤ sales_reserved < max_jobs")
         self.workers, self.max_jobs, self.per_session, self.keep_s = workers, max_jobs, per_session, keep_s

@@ -20,7 +20,7 @@ class HeldPrinter:
     def __init__(self, release: threading.Event):
         self.release = release
 
-    def print(self, document: str) -> bytes:
+    def print(self, document: str, on_stage=None) -> bytes:
         self.release.wait(30)
         return b"%PDF-"
 

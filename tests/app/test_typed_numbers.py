@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from apptest_helpers import go, keyed, open_page
+from apptest_helpers import go, keyed, open_page, open_tab
 from streamlit.proto.NumberInput_pb2 import NumberInput
 
-from webui import widgets
+from webui import lazy_tabs, widgets
 from webui.i18n import Translator, catalog
 
 ZH = Translator("zh")
@@ -105,7 +105,7 @@ def test_the_largest_cluster_says_it_fails_faster_than_it_restarts():
 
 @pytest.mark.parametrize(("typed", "expect"), [(2.5, "2.5 不是整数"), (1e12, "1,000,000,000,000 超出允许范围")])
 def test_the_monte_carlo_seed_refuses_fractions_and_huge_numbers_in_chinese(typed, expect):
-    at = open_page("risk", lang="zh")
+    at = open_tab(open_page("risk", lang="zh"), lazy_tabs.RISK, "mc", lang="zh")
     at.number_input(key="risk_seed").set_value(typed).run()
     shown = _errors(at)
     assert ZH("risk.seed") in shown and expect in shown
