@@ -24,7 +24,8 @@ from strategies import scenarios
 import costmodel
 from costmodel import finance, ledger
 from costmodel.errors import ScenarioError
-from costmodel.export_xlsx import workbook_bytes
+from costmodel.export_xlsx import fabric_sheet_names, workbook_bytes
+from costmodel.formatting import fabric_names
 from costmodel.inputs import build
 from costmodel.presets import list_presets, load_preset
 from costmodel.regions import DATA_FILE
@@ -261,12 +262,14 @@ def _expected(scenario) -> dict[str, float]:
     res = costmodel.evaluate(scenario)
     h = res.horizon_years
     want = {}
+    sheets = fabric_sheet_names([f.id for f in res.fabrics], fabric_names("en"))  # each fabric's sheet, by its name
     for i, f in enumerate(res.fabrics):
+        sheet = sheets[f.id]
         for y in f.yearly_tax:
             for col, key in zip(TAX_COLS, ("depreciation", "deductions", "tax_shield", "total_after_tax"), strict=True):
-                want[f"{f.id}!{col}{4 + y['year']}"] = y[key]
-        want[f"{f.id}!{TAX_COLS[-1]}{8 + h}"] = f.metrics["tco_after_tax"]
-        want[f"{f.id}!{TAX_COLS[-1]}{9 + h}"] = f.metrics["npv_after_tax"]
+                want[f"{sheet}!{col}{4 + y['year']}"] = y[key]
+        want[f"{sheet}!{TAX_COLS[-1]}{8 + h}"] = f.metrics["tco_after_tax"]
+        want[f"{sheet}!{TAX_COLS[-1]}{9 + h}"] = f.metrics["npv_after_tax"]
         n = len(res.fabrics)
         want[f"SUMMARY!B{7 + n + i}"] = f.metrics["tco_after_tax"]
         want[f"SUMMARY!C{7 + n + i}"] = f.metrics["tax_shield"]
