@@ -28,15 +28,17 @@ MONTHS_BELOW_YEARS = 2.0
 DAYS_PER_WEEK = 7
 
 
-def duration_text(t: Translator, years: float | None) -> str:
+def duration_text(t: Translator, years: float | None, short: bool = False) -> str:
     """``years`` (a duration in years, e.g. a payback) in words in ``t``'s language; an em dash when
-    it is missing, negative or infinite.
+    it is missing, negative or infinite. ``short``: days without the weeks in words (a table's cell).
 
     >>> en = Translator("en")
     >>> [duration_text(en, d / DAYS_PER_YEAR) for d in (0.5, 5.2, 18, 60)]
     ['less than a day', '6 days — within a week', '18 days — within 3 weeks', '60 days — within 9 weeks']
     >>> duration_text(en, 0.6), duration_text(en, 2.44), duration_text(Translator("zh"), 0.016)
     ('7.2 months', '2.4 years', '6 天（一周内）')
+    >>> duration_text(en, 18 / DAYS_PER_YEAR, short=True)
+    '18 days'
     """
     if years is None or not math.isfinite(years) or years < 0:
         return "—"
@@ -46,6 +48,8 @@ def duration_text(t: Translator, years: float | None) -> str:
     whole = math.ceil(days - 1e-9)  # 1e-9: a whole number of days given in years stays that number
     if whole <= DAYS_UP_TO:
         weeks = math.ceil(whole / DAYS_PER_WEEK)
+        if short:
+            return t("duration.days", days=whole)
         return t("duration.week", days=whole) if weeks <= 1 else t("duration.weeks", days=whole, weeks=weeks)
     if years < MONTHS_BELOW_YEARS:
         return t("duration.months", n=fmt_number(years * MONTHS_PER_YEAR, 1))

@@ -230,9 +230,8 @@ def _summary_page(t: Translator, scenario, res, title: str, names: dict, conv: M
         parts.append(f"<h3>{e(t('work.title'))}</h3><p class='muted'>{e(equal_work_panel.plan_text(t, res))}</p>")
         parts.append(_table(list(work[0]), [list(r.values()) for r in work]))
         parts.append(f"<p class='muted'>{e(t('work.note', nodes=format_number(res.nodes, 0)))}</p>")
-        parts.extend(f"<p>{e(line)}</p>" for line in compare_notes.slowdown_lines(t, res, names))
     rows = [[names[f.id], conv(f.tco_total), conv(f.delta_vs_baseline, signed=True), conv(f.npv),
-             duration_text(t, f.payback_years),
+             duration_text(t, f.payback_years, short=True),
              format_number(f.metrics["run_days"], 1), format_share(f.metrics["gpu_utilization"]),
              format_number(f.metrics["interruptions_per_year"], 1), format_share(f.metrics["cpu_overhead_share"], 2)]
             for f in res.fabrics]
@@ -240,6 +239,8 @@ def _summary_page(t: Translator, scenario, res, title: str, names: dict, conv: M
     parts.append(_table([t("spec.fabric"), t("kpi.tco", years=h), t("chart.delta_vs_baseline"),
                          t("kpi.npv"), t("kpi.payback"), t("kpi.run_days"), t("kpi.gpu_util"),
                          t("kpi.interruptions"), t("kpi.cpu")], rows))
+    # why more nodes slow a communication-bound run: after the table, so every fabric's row stays on page 1
+    parts.extend(f"<p>{e(line)}</p>" for line in compare_notes.slowdown_lines(t, res, names))
     return "".join(parts) + "</div>"
 
 
