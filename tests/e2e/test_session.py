@@ -117,6 +117,7 @@ def test_signed_in_switch_reload_and_sign_out_everywhere(browser, server):
     other.goto(f"{server}/scenarios?lang=en")
     other.wait_for_selector("h1")
     settle(other)
+    other.get_by_role("button", name=en["auth.sign_out"]).wait_for()  # the new tab's session resumes from the cookie
     assert other.get_by_role("button", name=en["auth.sign_out"]).count() == 1
     # sign out in the first tab: it reloads into a fresh, signed-out session and the cookie is gone
     _nav(page, en["nav.scenarios"])
