@@ -7,25 +7,13 @@ import threading
 
 import pytest
 from apptest_helpers import open_page
+from held_printer import HeldPrinter
 
 from webui import pdf_service, storage
 from webui.i18n import catalog
 
 ADDRESS = "203.0.113.66"
 
-
-class HeldPrinter:
-    launches = 0
-
-    def __init__(self, release: threading.Event):
-        self.release = release
-
-    def print(self, document: str, on_stage=None) -> bytes:
-        self.release.wait(30)
-        return b"%PDF-"
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture

@@ -8,25 +8,10 @@ from __future__ import annotations
 import threading
 
 import pytest
+from held_printer import HeldPrinter
 
 from webui import pdf_service
 from webui.pdf_service import LIMITS, ClientBusyError, PdfService, QueueFullError
-
-
-class HeldPrinter:
-    """Prints nothing until ``release`` is set: every job stays queued or running meanwhile."""
-
-    launches = 0
-
-    def __init__(self, release: threading.Event):
-        self.release = release
-
-    def print(self, document: str, on_stage=None) -> bytes:
-        self.release.wait(30)
-        return b"%PDF-" + document.encode()
-
-    def close(self) -> None:
-        pass
 
 
 @pytest.fixture
