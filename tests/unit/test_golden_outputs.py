@@ -26,7 +26,7 @@ def _differences(want, got, where: str = "") -> list[str]:
     if isinstance(want, list) and isinstance(got, list):
         if len(want) != len(got):
             return [f"{where}: length {len(want)} → {len(got)}"]
-        return [d for i, (a, b) in enumerate(zip(want, got)) for d in _differences(a, b, f"{where}[{i}]")]
+        return [d for i, (a, b) in enumerate(zip(want, got, strict=True)) for d in _differences(a, b, f"{where}[{i}]")]
     numbers = (int, float)
     if isinstance(want, numbers) and isinstance(got, numbers) and not isinstance(want, bool):
         if math.isnan(want) and math.isnan(got):
