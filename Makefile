@@ -42,10 +42,12 @@ run: install
 
 lint: install-dev
 	$(BIN)/ruff check .
+	PYTHONPATH=. $(BIN)/lint-imports --no-cache
 
 test: install-dev
 	bash scripts/system-deps.sh
 	$(BIN)/ruff check .
+	PYTHONPATH=. $(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest -q
 
 bench: install-dev

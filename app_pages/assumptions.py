@@ -11,10 +11,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from costmodel import price_books
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from costmodel.errors import ScenarioError
-from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
+from costmodel.scenario import price_books
+from costmodel.scenario.changes import with_change
+from costmodel.scenario.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
 from webui import calibration, labels, lazy_tabs, quote, session
 from webui.text import md_escape
 
@@ -139,7 +140,7 @@ with st.expander(t("assumptions.media_title")):
 
 if st.button(t("assumptions.reset"), icon=":material/restart_alt:", key="assume_reset",
              disabled=scenario.overrides.is_empty()):
-    session.replace(scenario.with_change("overrides", {}).scenario, pin=False)  # a new revision: every table anew
+    session.replace(with_change(scenario, "overrides", {}).scenario, pin=False)  # a new revision: every table anew
     for key in TABLES:
         st.session_state.pop(f"assume_err_{TABLES[key][0]}", None)
     st.rerun()

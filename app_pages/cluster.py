@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costmodel.catalog import load_catalog
-from costmodel.cluster_hour import default_value_of_cluster_hour
+from costmodel.catalog.loader import load_catalog
+from costmodel.money.cluster_hour import default_value_of_cluster_hour
 from webui import chrome_texts, keys, labels, quote, session, titles, widgets
 from webui.fincarbon_inputs import grid_inputs, tax_inputs
 

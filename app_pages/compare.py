@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costmodel.timeline import cumulative
+from costmodel.analysis.timeline import cumulative
 from webui import (
     bom_panel,
     charts,

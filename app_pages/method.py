@@ -7,9 +7,9 @@ import math
 
 import streamlit as st
 
-from costmodel import sensitivity
-from costmodel.catalog import load_catalog
-from costmodel.presets import get_preset
+from costmodel.catalog.loader import load_catalog
+from costmodel.evidence import sensitivity
+from costmodel.scenario.presets import get_preset
 from webui import labels, method_data, session
 from webui.charts import LiteFigure
 

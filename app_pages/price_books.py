@@ -11,13 +11,13 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from costmodel import locale_defaults, price_books
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from costmodel.errors import ScenarioError
+from costmodel.pipeline.results import differences
 from costmodel.quantities import spec
-from costmodel.results import differences
-from costmodel.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
-from costmodel.validation import validate_price_book
+from costmodel.scenario import locale_defaults, price_books
+from costmodel.scenario.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
+from costmodel.scenario.validation import validate_price_book
 from store import documents
 from webui import compute, keys, labels, notices, number_boxes, session, storage
 from webui.money import Money, default_rate

@@ -20,8 +20,8 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import costmodel
-from costmodel.export_csv import csv_bytes, results_csv, yearly_csv
-from costmodel.export_xlsx import workbook_bytes
+from costmodel.exports.csv import csv_bytes, results_csv, yearly_csv
+from costmodel.exports.workbook import workbook_bytes
 from webui import compute, pdf_service, quote, session, storage
 from webui.text import md_escape
 from webui.titles import file_stem, scenario_title
@@ -38,7 +38,7 @@ preset_id = session.preset()
 lang, currency, rate = t.lang, money.currency, money.rate
 title = scenario_title(scenario, preset_id, t)
 stem = file_stem(title)
-model_currency = costmodel.catalog.load_catalog().price_book(scenario.price_book).currency
+model_currency = costmodel.catalog.loader.load_catalog().price_book(scenario.price_book).currency
 fx = "" if currency == model_currency else f" (1 {model_currency} = {rate:g} {currency})"
 pdf_key = hashlib.sha256(f"{scenario.model_dump_json()}|{lang}|{currency}|{rate!r}|{title}".encode()).hexdigest()
 service = pdf_service.service()

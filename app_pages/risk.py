@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from costmodel.quantities import spec
 from webui import charts, compute, keys, labels, lazy_tabs, number_boxes, risk_choices, session
 from webui import report_work_risk as work_rows

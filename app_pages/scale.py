@@ -7,10 +7,10 @@ import functools
 
 import streamlit as st
 
-from costmodel import breakeven
-from costmodel.catalog import load_catalog
-from costmodel.formatting import format_sig
-from costmodel.recommend import LARGE_NODES, SMALL_NODES
+from costmodel.analysis import breakeven
+from costmodel.catalog.formatting import format_sig
+from costmodel.catalog.loader import load_catalog
+from costmodel.pipeline.recommend import LARGE_NODES, SMALL_NODES
 from webui import charts, compute, keys, labels, lazy_tabs, quote, risk_choices, session
 from webui.i18n import fmt_number
 from webui.text import md_escape

@@ -14,8 +14,8 @@ import streamlit as st
 
 import store
 from costmodel.errors import ScenarioError
-from costmodel.results import differences
-from costmodel.validation import validate_scenario
+from costmodel.pipeline.results import differences
+from costmodel.scenario.validation import validate_scenario
 from store import documents
 from webui import compute, keys, labels, notices, quote, recomputed, scenario_diff, session, share, storage, titles
 from webui.older_format import import_scenario as import_file  # remembers an older file's format

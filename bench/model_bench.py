@@ -7,7 +7,7 @@
    numpy needs just to draw the same random inputs (``Generator.triangular`` per quantity).
 3. Layout search (issue 12): ``costmodel.evaluate`` of the scenario with parallelism "best" (every
    fabric at its fastest layout of the grid that fits memory), the search alone
-   (:func:`costmodel.layout.search` on the scenario's inputs) and its ratio to ``evaluate`` with the
+   (:func:`costmodel.physics.layout.search` on the scenario's inputs) and its ratio to ``evaluate`` with the
    scenario's fixed layout.
 
 Targets: ≥ 1 000 000 evaluations/s in a sweep (issue 2) and ≥ 300× the one-at-a-time path (issue 12);
@@ -25,11 +25,12 @@ import time
 import numpy as np
 
 import costmodel
-from costmodel import layout
-from costmodel.inputs import build
-from costmodel.stages.batch import broadcast_inputs
-from costmodel.stages.step_time import step_args
-from costmodel.stages.topology import topology
+from costmodel.physics import layout
+from costmodel.pipeline.inputs import build
+from costmodel.pipeline.stages.batch import broadcast_inputs
+from costmodel.pipeline.stages.step_time import step_args
+from costmodel.pipeline.stages.topology import topology
+from costmodel.scenario.changes import with_change
 
 
 def best_of(fn, repeat: int) -> float:
@@ -92,7 +93,7 @@ def main() -> None:
     t_mc, t_draw = interleaved(lambda: costmodel.monte_carlo(scenario, draws=args.draws, seed=1), draw_only,
                                max(args.repeat, 9))
 
-    searched = scenario.with_change("workload.parallelism", "best").scenario
+    searched = with_change(scenario, "workload.parallelism", "best").scenario
     t_best = best_of(lambda: costmodel.evaluate(searched), args.repeat)
     t_fixed = best_of(lambda: costmodel.evaluate(scenario), args.repeat)
     p = broadcast_inputs(build(searched).inputs)

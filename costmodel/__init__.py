@@ -9,16 +9,17 @@ Pure and vectorised (numpy); never imports streamlit or plotly. Public API::
     reliability.daly_interval(save_s, mtbf_s) -> seconds
     load_scenario(path, catalog=None) -> Scenario
 
-``catalog``: a :class:`~costmodel.catalog.Catalog` to compute with (``load_catalog(directory)``);
+``catalog``: a :class:`~costmodel.catalog.loader.Catalog` to compute with (``load_catalog(directory)``);
 default the packaged one, read once on first use (importing the package reads no file).
 """
 
-from . import finance, performance, reliability, topology
-from .api import evaluate, load_scenario, scenario_from_dict, sweep
-from .errors import CatalogError, CostModelError, ScenarioError
-from .presets import list_presets, load_preset
-from .schema import Scenario
-from .uncertainty import monte_carlo, tornado
+from costmodel.analysis.uncertainty import monte_carlo, tornado
+from costmodel.api import evaluate, load_scenario, scenario_from_dict, sweep
+from costmodel.errors import CatalogError, CostModelError, ScenarioError
+from costmodel.money import finance
+from costmodel.physics import performance, reliability, topology
+from costmodel.scenario.presets import list_presets, load_preset
+from costmodel.scenario.schema import Scenario
 
 __all__ = [
     "CatalogError", "CostModelError", "Scenario", "ScenarioError", "evaluate", "finance",

@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 import dataclasses
+import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from . import formats, price_books
-from .catalog import Catalog, load_catalog
-from .equal_work import always_busy, node_grid, size_for_work
-from .errors import ScenarioError, problem, problems_error
-from .inputs import build
-from .recommend import recommend, seed_rule
-from .results import Result, to_frame, to_result
-from .schema import Scenario
-from .tco import Modes, compute
-from .validation import MAX_SCENARIO_BYTES, clean_text, field_bounds, parse_document, validate_scenario
+from costmodel.catalog.loader import Catalog, load_catalog
+from costmodel.errors import ScenarioError, problem, problems_error
+from costmodel.pipeline.equal_work import always_busy, node_grid, size_for_work
+from costmodel.pipeline.inputs import build
+from costmodel.pipeline.recommend import recommend, seed_rule
+from costmodel.pipeline.results import Result, to_frame, to_result
+from costmodel.pipeline.tco import Modes, compute
+from costmodel.scenario import formats, price_books
+from costmodel.scenario.schema import Scenario
+from costmodel.scenario.validation import (
+    MAX_SCENARIO_BYTES,
+    clean_text,
+    field_bounds,
+    parse_document,
+    validate_scenario,
+)
 
 MAX_SWEEP_POINTS = 5_000_000
 
@@ -80,7 +87,7 @@ def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataF
     """TCO and metrics for every node count × fabric, one row each, in one vectorised pass.
 
     ``nodes`` is a 1-D array of node counts (each within the scenario's bounds). The columns
-    are those of :func:`costmodel.results.to_frame` plus ``nodes``.
+    are those of :func:`costmodel.pipeline.results.to_frame` plus ``nodes``.
 
     >>> df = sweep(Scenario(), nodes=[2, 4, 8])
     >>> len(df), list(df.columns[:3])
@@ -129,4 +136,14 @@ def scenario_from_dict(data: dict, catalog: Catalog | None = None) -> Scenario:
     return validate_scenario(data, catalog)
 
 
-__all__ = ["evaluate", "load_scenario", "scenario_from_dict", "sweep"]
+def summarize(scenario: Scenario) -> dict:
+    """Compact results of a scenario for the store: per fabric the TCO over the horizon [currency]
+    and days per training run [days], with the model's data fingerprint and the date [UTC]."""
+    r = evaluate(scenario)
+    return {"currency": r.currency, "horizon_years": r.horizon_years,
+            "model": {"data": formats.model_fingerprint(), "format": formats.CURRENT,
+                      "computed_on": time.strftime("%Y-%m-%d", time.gmtime())},
+            "fabrics": {f.id: {"tco_total": f.tco_total, "run_days": f.metrics.get("run_days")}
+                        for f in r.fabrics}}
+
+__all__ = ["evaluate", "load_scenario", "scenario_from_dict", "summarize", "sweep"]

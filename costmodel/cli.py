@@ -16,15 +16,15 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from . import quantities
-from .api import evaluate, load_scenario, sweep
-from .claims import check_all
-from .currency import reference_rate
-from .errors import CostModelError, ScenarioError, problem, problems_error
-from .export_csv import csv_bytes, results_csv, yearly_csv
-from .formatting import format_money, format_number, format_share, format_sig
-from .presets import get_preset, list_presets, load_preset
-from .uncertainty import MAX_DRAWS, monte_carlo, tornado
+from costmodel import quantities
+from costmodel.analysis.uncertainty import MAX_DRAWS, monte_carlo, tornado
+from costmodel.api import evaluate, load_scenario, sweep
+from costmodel.catalog.currency import reference_rate
+from costmodel.catalog.formatting import format_money, format_number, format_share, format_sig
+from costmodel.errors import CostModelError, ScenarioError, problem, problems_error
+from costmodel.evidence.claims import check_all
+from costmodel.exports.csv import csv_bytes, results_csv, yearly_csv
+from costmodel.scenario.presets import get_preset, list_presets, load_preset
 
 MAX_SWEEP_SPEC_POINTS = 1_000_000
 EXIT_BAD_INPUT = 2
@@ -229,7 +229,7 @@ def write_tables(args, scenario, res, currency: str, rate: float, title: str) ->
     if args.results_csv:
         write_file(args.results_csv, csv_bytes(results_csv(res, currency, rate, title, args.lang)))
     if args.xlsx:
-        from .export_xlsx import workbook_bytes  # xlsxwriter only when asked for
+        from costmodel.exports.workbook import workbook_bytes  # xlsxwriter only when asked for
 
         write_file(args.xlsx, workbook_bytes(scenario, currency, rate, lang=args.lang, title=title))
 
@@ -248,9 +248,9 @@ def cmd_report(args) -> None:
 
 
 def _title(scenario, args) -> str:
-    """The files' title in their language (:func:`costmodel.titles.title`): the scenario's own name,
+    """The files' title in their language (:func:`costmodel.scenario.titles.title`): the scenario's own name,
     a preset's title while it is that preset unchanged, else the name made from what it is."""
-    from . import titles
+    from costmodel.scenario import titles
 
     return titles.title(scenario, args.lang, args.preset)
 

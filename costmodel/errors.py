@@ -132,7 +132,7 @@ class FieldError(ValueError):
 
 
 class NcclLogError(CodedError, ValueError):
-    """A pasted or uploaded nccl-tests log that cannot be read or fitted (``costmodel.nccl_tests``).
+    """A pasted or uploaded nccl-tests log that cannot be read or fitted (``costmodel.physics.nccl_tests``).
 
     ``str(err)`` is the English message: what was expected and what was found. ``code``
     (``nccl_log_…``) and ``values`` are for a user interface to translate; ``field`` is always

@@ -25,13 +25,13 @@ from types import MappingProxyType
 
 import yaml
 
-from .errors import CatalogError, FieldError
+from costmodel.errors import CatalogError, FieldError
 
 QUANTITIES_FILE = Path(__file__).parent / "data" / "quantities.yaml"
 SCENARIO_SECTIONS = ("cluster", "workload", "facility", "operations", "finance")
 CATALOG_GROUPS = ("fabric", "fabric_price", "gpu", "gpu_price", "model", "price_book")
 OTHER_GROUPS = ("money", "analysis", "measurement")  # inputs of the app and the exports; a fabric's fitted
-# nccl-tests measurement (schema.Measurement), which the model reads through costmodel.calibration
+# nccl-tests measurement (schema.Measurement), which the model reads through costmodel.physics.calibration
 PER_FABRIC_GROUPS = ("fabric", "fabric_price")
 SWINGS = ("scenario", "range")
 _KEYS = frozenset({"id", "unit", "integer", "min", "max", "min_exclusive", "note", "display", "label", "help",
@@ -41,7 +41,7 @@ _SIGNIFICANT = 12  # model-unit bounds are rounded to this many digits (0.01 × 
 
 @dataclass(frozen=True)
 class ModelLink:
-    """The :class:`~costmodel.inputs.Inputs` array a quantity feeds: ``value × scale`` in ``unit``.
+    """The :class:`~costmodel.pipeline.inputs.Inputs` array a quantity feeds: ``value × scale`` in ``unit``.
 
     ``direct`` is False when ``inputs.build`` assembles the array in code (a default from the
     catalog, a choice between two catalog numbers, an empty field meaning "derived").

@@ -18,7 +18,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from costmodel.sensitivity import settings
+from costmodel.evidence.sensitivity import settings
 from webui.i18n import Translator
 
 TIMEOUT_MS = 120_000

@@ -21,7 +21,7 @@ from pathlib import Path
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from webui import share
 
 TIMEOUT_MS = 180_000

@@ -4,7 +4,7 @@ An import is parsed within the model's limits (size, depth, duplicate keys, NaN/
 UTF-8) and validated against the schema before anything else sees it; a refused file raises
 :class:`ImportRejected` naming the field and its allowed range, and changes nothing.
 
-An exported scenario carries ``"format": N`` (:mod:`costmodel.formats`); an import of any earlier
+An exported scenario carries ``"format": N`` (:mod:`costmodel.scenario.formats`); an import of any earlier
 format (format 1: no marker, every file exported before formats existed) is migrated first.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 
-from costmodel import formats
 from costmodel.errors import ScenarioError
-from costmodel.schema import DerivedPriceBook, Scenario
-from costmodel.validation import MAX_SCENARIO_BYTES, parse_document, validate_price_book, validate_scenario
+from costmodel.scenario import formats
+from costmodel.scenario.schema import DerivedPriceBook, Scenario
+from costmodel.scenario.validation import MAX_SCENARIO_BYTES, parse_document, validate_price_book, validate_scenario
 
 from .errors import ImportRejected
 

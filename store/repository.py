@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from costmodel import formats
+from costmodel import api
 from costmodel.errors import ScenarioError
-from costmodel.price_books import quote_only
-from costmodel.schema import DerivedPriceBook, Scenario
-from costmodel.validation import validate_scenario
+from costmodel.scenario import formats
+from costmodel.scenario.price_books import quote_only
+from costmodel.scenario.schema import DerivedPriceBook, Scenario
+from costmodel.scenario.validation import validate_scenario
 
 from . import migrate, throttle
 from .config import database_url
@@ -89,8 +90,8 @@ class VersionInfo:
     """One saved version; ``document`` is the scenario as a dict in the current format (None in listings).
 
     ``format`` is the format it was saved in (1: before formats existed; the document was migrated);
-    ``summary`` the results it had when saved (:func:`costmodel.formats.summarize`; None: saved before
-    summaries). Compare with :func:`costmodel.formats.changes` / :meth:`recomputed`.
+    ``summary`` the results it had when saved (:func:`costmodel.api.summarize`; None: saved before
+    summaries). Compare with :func:`costmodel.scenario.formats.changes` / :meth:`recomputed`.
     """
 
     scenario_id: str
@@ -110,13 +111,13 @@ class VersionInfo:
 
     def recomputed(self) -> list[formats.Change]:
         """Figures the current model computes differently (> 0.1 %) from those saved with this version."""
-        return formats.changes(self.summary, formats.summarize(self.scenario()))
+        return formats.changes(self.summary, api.summarize(self.scenario()))
 
 
 def _summary(scenario: Scenario) -> str | None:
     """The stored results summary of a scenario (None when the model cannot evaluate it)."""
     try:
-        return canonical_json(formats.summarize(scenario))
+        return canonical_json(api.summarize(scenario))
     except (ScenarioError, ValueError, ArithmeticError):
         return None
 
@@ -320,7 +321,7 @@ class Store:
         """The scenario version a token grants read access to; anyone may call this.
 
         A derived price book in it is reduced to the prices of the items it uses
-        (:func:`costmodel.price_books.quote_only`): same results, no book.
+        (:func:`costmodel.scenario.price_books.quote_only`): same results, no book.
         """
         if not isinstance(token, str) or not _TOKEN.match(token):
             raise NotFound("this link is not valid", "link_not_valid")

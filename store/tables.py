@@ -33,8 +33,8 @@ scenario_versions = sa.Table(
     sa.Column("note", sa.String(500), nullable=False),
     sa.Column("author", OWNER, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
-    sa.Column("format", sa.Integer, nullable=True),  # costmodel.formats version of document; None: 1 (older)
-    sa.Column("summary", sa.Text, nullable=True),  # JSON of costmodel.formats.summarize at save; None: older
+    sa.Column("format", sa.Integer, nullable=True),  # costmodel.scenario.formats version of document; None: 1 (older)
+    sa.Column("summary", sa.Text, nullable=True),  # JSON of costmodel.api.summarize at save; None: older
 )
 
 price_books = sa.Table(

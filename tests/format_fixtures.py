@@ -67,7 +67,7 @@ def without_added_prices(dumped: dict) -> dict:
 def assert_same_scenario(dumped: dict, saved: dict) -> None:
     """Every field the old file saved is unchanged in the opened scenario, except the ones a later
     format replaced; the fields later formats added hold their defaults or what a migration set."""
-    from costmodel.schema import Cluster, Workload
+    from costmodel.scenario.schema import Cluster, Workload
 
     for section, value in saved.items():
         if not isinstance(value, dict) or section not in ADDED_FIELDS:

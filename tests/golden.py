@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 
 import costmodel
-from costmodel.changes import with_change
+from costmodel.analysis.uncertainty import monte_carlo, tornado
+from costmodel.analysis.work_risk import work_monte_carlo
 from costmodel.errors import ScenarioError
-from costmodel.uncertainty import monte_carlo, tornado
-from costmodel.work_risk import work_monte_carlo
+from costmodel.scenario.changes import with_change
 
 OUT = Path(__file__).resolve().parent / "data" / "golden" / "outputs.json"
 SAMPLE = 56  # random scenarios around the presets

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from costmodel.catalog import load_catalog
-from costmodel.schema import Scenario
+from costmodel.catalog.loader import load_catalog
+from costmodel.scenario.schema import Scenario
 
 CAT = load_catalog()
 GPUS = sorted(CAT.gpus)

@@ -1,13 +1,13 @@
 """Compare: the priced bill of materials of one fabric (issue 13) — every item with its count, unit
 price and extended price, the total (= the fabric's network capex) and the network's yearly running
-costs. Texts: ``webui/locales/{en,zh}/bom.yaml``; numbers: :mod:`costmodel.bom` via the result."""
+costs. Texts: ``webui/locales/{en,zh}/bom.yaml``; numbers: :mod:`costmodel.money.bom` via the result."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from costmodel import bom
-from costmodel.results import Result
+from costmodel.money import bom
+from costmodel.pipeline.results import Result
 from webui import keys, quote, session
 from webui.bom_rows import rows
 from webui.i18n import Translator

@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from costmodel import bom
+from costmodel.money import bom
 
 from .i18n import Translator, fmt_number
 

@@ -3,8 +3,8 @@ see its fit, store it in the scenario (through :mod:`webui.session`, the single 
 
 Each fabric has two slots: a ring collective's log (``all_reduce_perf`` …: efficiency and NCCL
 latency, ``scenario.measurements``) and an ``alltoall_perf`` log (the mixture-of-experts all-to-all
-efficiency, ``scenario.alltoall_measurements``). The log is read by :mod:`costmodel.nccl_tests` and
-never stored: the scenario keeps the fit (see :mod:`costmodel.calibration`). A log that cannot be
+efficiency, ``scenario.alltoall_measurements``). The log is read by :mod:`costmodel.physics.nccl_tests` and
+never stored: the scenario keeps the fit (see :mod:`costmodel.physics.calibration`). A log that cannot be
 read gets one message naming the field and what is accepted; nothing already stored changes.
 """
 
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costmodel import calibration, nccl_tests
-from costmodel.catalog import Catalog
+from costmodel.catalog.loader import Catalog
 from costmodel.errors import ScenarioError
-from costmodel.schema import Scenario
+from costmodel.physics import calibration, nccl_tests
+from costmodel.scenario.schema import Scenario
 
 from . import labels, notices, session
 from .i18n import Translator, fmt_number

@@ -33,7 +33,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.basedatatypes import BaseFigure
 
-from costmodel.tco import CATEGORIES
+from costmodel.pipeline.tco import CATEGORIES
 
 Money = Callable[[float], str]
 Labels = Mapping[str, str]
@@ -336,8 +336,8 @@ def breakdown_bar(result, labels: Labels, money: Money, fx: float = 1.0, *,
                   separators: str = ",.") -> go.Figure:
     """Stacked bar per fabric of the six cost categories; the total is written above each bar.
 
-    ``result`` is a :class:`~costmodel.results.Result` (its ``to_dict()`` document works too).
-    One trace per category (in :data:`costmodel.tco.CATEGORIES` order), bars stacked
+    ``result`` is a :class:`~costmodel.pipeline.results.Result` (its ``to_dict()`` document works too).
+    One trace per category (in :data:`costmodel.pipeline.tco.CATEGORIES` order), bars stacked
     ``relative`` so a negative category (never in the model today) would stack below zero.
 
     Bars are labelled by each fabric's short label (``short.<id>``, else its name), the hover
@@ -385,9 +385,9 @@ def cumulative_cost(months, curves: Mapping[str, np.ndarray], crossings: Sequenc
                     separators: str = ",.") -> go.Figure:
     """Cumulative cost per fabric month by month, crossovers marked.
 
-    ``months`` and ``curves`` come from :func:`costmodel.timeline.monthly_cumulative`;
+    ``months`` and ``curves`` come from :func:`costmodel.analysis.timeline.monthly_cumulative`;
     ``crossings`` is a list of ``(fid_a, fid_b, month, cost)`` (cost in model money, e.g.
-    from :func:`costmodel.timeline.crossovers`). One line trace per fabric, named by its short
+    from :func:`costmodel.analysis.timeline.crossovers`). One line trace per fabric, named by its short
     label (``labels["short.<fid>"]``, else ``names[fid]``; the hover names it in full), plus one
     marker trace named ``labels["crossover"]`` when there is at least one crossing. Crossings
     carry no text on the plot (their labels overlap and leave it with many fabrics): the page

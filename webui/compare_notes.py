@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 
-from costmodel.results import Result
-from costmodel.slowdown import Slowdown, slower_with_more_nodes
-from costmodel.timeline import Cumulative
+from costmodel.analysis.slowdown import Slowdown, slower_with_more_nodes
+from costmodel.analysis.timeline import Cumulative
+from costmodel.pipeline.results import Result
 
 from .durations import months_text
 from .i18n import Translator, fmt_number

@@ -1,5 +1,5 @@
 """Cached calls into the model. Keys are the scenario's canonical JSON (:func:`key`), so equal
-scenarios share results. Pages receive the model's own types — a :class:`~costmodel.results.Result`,
+scenarios share results. Pages receive the model's own types — a :class:`~costmodel.pipeline.results.Result`,
 the sweep table, break-even node counts — and only format and draw them."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pandas as pd
 import streamlit as st
 
 import costmodel
-from costmodel import breakeven, crossings, work_risk
-from costmodel.results import Result
+from costmodel.analysis import breakeven, crossings, work_risk
+from costmodel.pipeline.results import Result
 
 SWEEP_NODES = np.unique(np.geomspace(2, 16_384, 400).round().astype(int))
 
@@ -30,7 +30,7 @@ def _load(scenario_json: str, scenario: costmodel.Scenario | None = None) -> cos
 
 @st.cache_data(max_entries=128, show_spinner=False)
 def evaluate(scenario_json: str, _scenario: costmodel.Scenario | None = None) -> Result:
-    """The model's :class:`~costmodel.results.Result` of a scenario; cached by its JSON
+    """The model's :class:`~costmodel.pipeline.results.Result` of a scenario; cached by its JSON
     (``_scenario`` is not hashed)."""
     return costmodel.evaluate(_load(scenario_json, _scenario))
 
@@ -68,7 +68,7 @@ def monte_carlo(scenario_json: str, draws: int, seed: int, metric: str = "tco") 
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def work_monte_carlo(scenario_json: str, draws: int, seed: int) -> pd.DataFrame:
-    """The same work under uncertainty: :meth:`costmodel.work_risk.WorkMonteCarlo.summary` (each fabric
+    """The same work under uncertainty: :meth:`costmodel.analysis.work_risk.WorkMonteCarlo.summary` (each fabric
     at the size :func:`evaluate` found for the plan)."""
     return work_risk.work_monte_carlo(_load(scenario_json), draws=draws, seed=seed,
                                       work=evaluate(scenario_json).equal_work).summary()

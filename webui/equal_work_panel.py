@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from costmodel.results import Result
+from costmodel.pipeline.results import Result
 from webui.i18n import fmt_number
 from webui.text import markdown_table, md_escape
 

@@ -4,7 +4,7 @@ the electricity grid and its emission factor (Facility). Empty numbers take the 
 
 from __future__ import annotations
 
-from costmodel import regions
+from costmodel.catalog import regions
 
 from . import widgets
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import yaml
 
-from costmodel.formatting import format_number
+from costmodel.catalog.formatting import format_number
 
 LOCALES_DIR = Path(__file__).parent / "locales"
 LANGUAGES = ("en", "zh")

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from costmodel.catalog import load_catalog
-from costmodel.formatting import format_ratio
-from costmodel.results import FabricResult, Result
-from costmodel.schema import Scenario
+from costmodel.catalog.formatting import format_ratio
+from costmodel.catalog.loader import load_catalog
+from costmodel.pipeline.results import FabricResult, Result
+from costmodel.scenario.schema import Scenario
 
 from . import calibration, layouts
 from .durations import duration_text

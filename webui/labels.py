@@ -7,8 +7,9 @@ import functools
 import re
 from collections.abc import Mapping
 
-from costmodel import breakeven, formatting
-from costmodel.catalog import Reference, load_catalog
+from costmodel.analysis import breakeven
+from costmodel.catalog import formatting
+from costmodel.catalog.loader import Reference, load_catalog
 from costmodel.errors import (
     MAX_SHOWN_PROBLEMS,
     ChoiceError,
@@ -18,24 +19,26 @@ from costmodel.errors import (
     ScenarioError,
     plain_number,
 )
-from costmodel.tco import CATEGORIES
+from costmodel.pipeline.tco import CATEGORIES
 
 from .i18n import Translator
 from .money import Money
 
 
 def fabric_names(t: Translator) -> dict[str, str]:
-    """Display name of every catalog fabric in the current language (:func:`costmodel.formatting.fabric_names`)."""
+    """Display name of every catalog fabric in the current language
+    (:func:`costmodel.catalog.formatting.fabric_names`)."""
     return formatting.fabric_names(t.lang)
 
 
 def fabric_short_names(t: Translator) -> dict[str, str]:
-    """Short label of every catalog fabric in the current language (:func:`costmodel.formatting.fabric_short_names`)."""
+    """Short label of every catalog fabric in the current language
+    (:func:`costmodel.catalog.formatting.fabric_short_names`)."""
     return formatting.fabric_short_names(t.lang)
 
 
 def reason(t: Translator, rc, money: Money) -> str:
-    """One recommendation reason (a :class:`costmodel.recommend.Reason`, or its ``{"code", "values"}``
+    """One recommendation reason (a :class:`costmodel.pipeline.recommend.Reason`, or its ``{"code", "values"}``
     document) in the current language."""
     if not isinstance(rc, Mapping):
         rc = {"code": rc.code, "values": rc.values}

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from costmodel import layout_text as layout
+from costmodel.exports import layout_text as layout
 
 from .i18n import Translator, fmt_number
 
 
 def layout_text(t: Translator, m: Mapping[str, float | None]) -> str:
     """The layout of one fabric's metrics ``m`` in the current language (the locale's ``layout.*``
-    texts, written by :func:`costmodel.layout_text.layout_text` as the workbook writes it)."""
+    texts, written by :func:`costmodel.exports.layout_text.layout_text` as the workbook writes it)."""
     return layout.layout_text({k: t(f"layout.{k}") for k in layout.KEYS}, m)
 
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from costmodel import runs, sensitivity
-from costmodel.anchors import anchors as compute_anchors
-from costmodel.catalog import load_catalog
-from costmodel.claims import check_all
-from costmodel.formatting import format_percent_sig, format_sig
+from costmodel.catalog.formatting import format_percent_sig, format_sig
+from costmodel.catalog.loader import load_catalog
+from costmodel.evidence import runs, sensitivity
+from costmodel.evidence.anchors import anchors as compute_anchors
+from costmodel.evidence.claims import check_all
 from webui import labels
 from webui.charts import lite
 from webui.i18n import Translator, catalog, fmt_number

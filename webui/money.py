@@ -1,12 +1,12 @@
 """Display currency in the app: the :class:`Money` formatter. Rates and conversion rules come from
-:mod:`costmodel.currency` (one module for the model, the app and the exports)."""
+:mod:`costmodel.catalog.currency` (one module for the model, the app and the exports)."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
 
-from costmodel.currency import CURRENCIES, MAX_RATE, MIN_RATE, SYMBOLS, is_money_unit, reference_rate
+from costmodel.catalog.currency import CURRENCIES, MAX_RATE, MIN_RATE, SYMBOLS, is_money_unit, reference_rate
 
 #: Compact units per language, largest first: (divisor, suffix). Chinese counts in 万 (10⁴) and
 #: 亿 (10⁸), as the UI does for model sizes; English in k, M, B.
@@ -39,7 +39,7 @@ def _short_digits(scaled: float, lang: str) -> int:
 
 
 def default_rate(model_currency: str, display_currency: str) -> float:
-    """Reference rate (display units per model unit): :func:`costmodel.currency.reference_rate`."""
+    """Reference rate (display units per model unit): :func:`costmodel.catalog.currency.reference_rate`."""
     return reference_rate(model_currency, display_currency)
 
 

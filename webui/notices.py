@@ -13,7 +13,7 @@ import streamlit as st
 from streamlit import config
 
 import store
-from costmodel import encodings
+from costmodel.scenario import encodings
 from store.documents import MAX_IMPORT_BYTES
 
 from .labels import error_text
@@ -106,7 +106,7 @@ def read_as(t, key: str) -> str:
 
 
 def encoding_of(data: bytes) -> str | None:
-    """The encoding an accepted file was read in (:func:`costmodel.encodings.decode`)."""
+    """The encoding an accepted file was read in (:func:`costmodel.scenario.encodings.decode`)."""
     try:
         return encodings.decode(bytes(data))[1]
     except UnicodeDecodeError:

@@ -2,7 +2,7 @@
 
 A file or a link carries a scenario's inputs but none of its figures (unlike a saved store
 version, whose results summary :mod:`webui.recomputed` compares with the recomputation), so what
-can be said of one written before :data:`costmodel.formats.CURRENT` is that an older model made it
+can be said of one written before :data:`costmodel.scenario.formats.CURRENT` is that an older model made it
 and its figures are recomputed with today's. :func:`import_scenario` (the Scenarios page's
 uploader) and :func:`open_link` (``?p=&s=`` on the first run) remember the format of what they
 opened; :func:`show` states it in the sidebar while the session still holds that scenario
@@ -16,7 +16,7 @@ from typing import Literal
 import streamlit as st
 
 import costmodel
-from costmodel import formats
+from costmodel.scenario import formats
 from store import documents
 
 from . import share, titles

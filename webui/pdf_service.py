@@ -45,6 +45,14 @@ BUILDING, CHARTS, PRINTING = "building", "charts", "printing"
 STAGES = (BUILDING, CHARTS, PRINTING)
 CHARTS_FLAG = "__chartsDone"  # set by the report's script once every chart is drawn
 LIMITS: dict = yaml.safe_load((Path(__file__).with_name("pdf_service.yaml")).read_text(encoding="utf-8"))["pdf_service"]
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# headless printing on a server: no GPU, no sandbox (the container is the boundary; Chromium's
+# sandbox needs user namespaces), /tmp instead of a small /dev/shm, no background traffic, no
+# throttling of the page's chart drawing, sRGB colours as on screen
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
+         "--disable-default-apps", "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+         "--hide-scrollbars", "--mute-audio", "--force-color-profile=srgb"]
 
 
 class QueueFullError(Exception):
@@ -98,8 +106,6 @@ class Printer:
 
     def __init__(self, executable: str | None = None, flags: list[str] | None = None,
                  restart_mib: float | None = None, chart_timeout_s: float | None = None):
-        from .report_pdf import CHROMIUM, FLAGS
-
         self.executable = executable or CHROMIUM
         self.flags = flags or FLAGS
         self.restart_mib = LIMITS["chromium_restart_mib"] if restart_mib is None else restart_mib

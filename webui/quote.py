@@ -1,7 +1,7 @@
 """What a customer may see of a negotiated quote: its totals, never its item prices.
 
 A sales engineer's scenario may carry a negotiated quote (``custom_price_book``; in links and
-customer exports reduced by :func:`costmodel.price_books.quote_only`). A customer who opens it
+customer exports reduced by :func:`costmodel.scenario.price_books.quote_only`). A customer who opens it
 sees every result computed with it — TCO, breakdowns, cash flows, break-even node counts — but
 item prices only from the public list, and no file, link or address bar of theirs carries the
 quote's prices. Sales engineers see everything. One rule, used by every page and export.
@@ -10,8 +10,8 @@ quote's prices. Sales engineers see everything. One rule, used by every page and
 from __future__ import annotations
 
 import costmodel
-from costmodel import price_books
-from costmodel.catalog import Catalog, PriceBook, load_catalog
+from costmodel.catalog.loader import Catalog, PriceBook, load_catalog
+from costmodel.scenario import price_books
 
 from . import storage
 

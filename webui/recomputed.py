@@ -1,8 +1,8 @@
 """The notice "recomputed with the current model": saved figures the current model changed.
 
-A saved version keeps a summary of its results (:func:`costmodel.formats.summarize`); when a
+A saved version keeps a summary of its results (:func:`costmodel.api.summarize`); when a
 load (Scenarios page, ``?t=`` link) recomputes them differently by more than 0.1 %
-(:func:`costmodel.formats.changes`), :func:`remember` keeps the changes in the session and
+(:func:`costmodel.scenario.formats.changes`), :func:`remember` keeps the changes in the session and
 :func:`show` states them (TCO first, in the display currency) until dismissed.
 """
 
@@ -13,7 +13,7 @@ import logging
 
 import streamlit as st
 
-from costmodel import formats
+from costmodel.scenario import formats
 
 from .labels import fabric_names
 from .money import Money

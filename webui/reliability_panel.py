@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import streamlit as st
 
-from costmodel.reliability import CAUSES
+from costmodel.physics.reliability import CAUSES
 from webui.i18n import fmt_number
 from webui.text import markdown_table
 

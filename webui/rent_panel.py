@@ -1,6 +1,6 @@
 """Compare's "Own vs rent" panel: per fabric the owned cost per GPU-hour and the utilisation at which
 owning beats renting, the rental price ranges of the scenario's GPU with their dates and sources, and
-the cost of renting the scenario's yearly work (figures from :mod:`costmodel.rent`, rows from
+the cost of renting the scenario's yearly work (figures from :mod:`costmodel.analysis.rent`, rows from
 :mod:`webui.report_rent`, shared with the PDF report)."""
 
 from __future__ import annotations

@@ -9,10 +9,10 @@ import html
 from collections.abc import Callable
 
 import costmodel
-from costmodel import regions
-from costmodel.catalog import load_catalog
-from costmodel.formatting import format_number, format_share
-from costmodel.inputs import finance_carbon_terms
+from costmodel.catalog import regions
+from costmodel.catalog.formatting import format_number, format_share
+from costmodel.catalog.loader import load_catalog
+from costmodel.pipeline.inputs import finance_carbon_terms
 
 from .i18n import Translator
 from .labels import reference_title

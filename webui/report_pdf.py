@@ -17,7 +17,6 @@ import dataclasses
 import datetime as dt
 import functools
 import html
-import os
 import re
 from pathlib import Path
 
@@ -25,21 +24,23 @@ import plotly
 import plotly.io as pio
 
 import costmodel
-from costmodel import price_books, uncertainty
-from costmodel import titles as model_titles
-from costmodel.claims import check_preset
-from costmodel.currency import shown_rate
-from costmodel.formatting import format_number, format_share, format_sig
-from costmodel.presets import list_presets
-from costmodel.tco import CATEGORIES
-from costmodel.timeline import cumulative
-from costmodel.work_risk import work_monte_carlo
+from costmodel.analysis import uncertainty
+from costmodel.analysis.timeline import cumulative
+from costmodel.analysis.work_risk import work_monte_carlo
+from costmodel.catalog.currency import shown_rate
+from costmodel.catalog.formatting import format_number, format_share, format_sig
+from costmodel.evidence.claims import check_preset
+from costmodel.pipeline.tco import CATEGORIES
+from costmodel.scenario import price_books
+from costmodel.scenario import titles as model_titles
+from costmodel.scenario.presets import list_presets
 
 from . import charts, compare_notes, equal_work_panel, labels, share
 from .bom_rows import bom_section
 from .durations import duration_text
 from .i18n import Translator
 from .money import Money
+from .pdf_service import Printer
 from .report_fincarbon import fincarbon_section
 from .report_reliability import reliability_section
 from .report_rent import rent_section
@@ -47,15 +48,7 @@ from .report_training import training_section
 from .report_work_risk import REPORT_DRAWS, REPORT_SEED, work_risk_section
 from .titles import scenario_title
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-# headless printing on a server: no GPU, no sandbox (the container is the boundary; Chromium's
-# sandbox needs user namespaces), /tmp instead of a small /dev/shm, no background traffic, no
-# throttling of the page's chart drawing, sRGB colours as on screen
 FABRICS_PER_TABLE = 6  # fabric columns of one assumptions table (A4 portrait)
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
-         "--disable-default-apps", "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
-         "--hide-scrollbars", "--mute-audio", "--force-color-profile=srgb"]
 CSS = """
 @page { size: A4; margin: 16mm 14mm; }
 body { font-family: "Noto Sans CJK SC", "Noto Sans", "DejaVu Sans", sans-serif; font-size: 10pt; color: #1F2933; }
@@ -168,7 +161,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     e = html.escape
     h = res.horizon_years
     residual = float(scenario.finance.residual_value_frac)
-    cat = costmodel.catalog.load_catalog()
+    cat = costmodel.catalog.loader.load_catalog()
     base_book = cat.price_book(scenario.price_book)
     book_label = (price_books.label(scenario) if negotiated
                   else (base_book.name_zh or base_book.name) if t.lang == "zh" else base_book.name)
@@ -353,7 +346,6 @@ def report_pdf(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | 
                currency: str | None = None, rate: float = 1.0, title: str | None = None) -> bytes:
     """The report as PDF bytes (A4), printed by a Chromium started for this call (the command line;
     the app prints through :mod:`webui.pdf_service`, which keeps one Chromium per process)."""
-    from .pdf_service import Printer
 
     document = report_html(scenario, lang, preset_id, currency, rate, title)
     with Printer() as printer:

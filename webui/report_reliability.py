@@ -7,8 +7,8 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 
-from costmodel.formatting import format_number, format_share
-from costmodel.reliability import CAUSES
+from costmodel.catalog.formatting import format_number, format_share
+from costmodel.physics.reliability import CAUSES
 
 from .i18n import Translator
 

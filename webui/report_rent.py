@@ -1,5 +1,5 @@
 """Own vs rent as tables (issue 13): the rows of Compare's panel (:mod:`webui.rent_panel`) and the
-PDF report's section, from :mod:`costmodel.rent`. Texts in ``locales/{en,zh}/rent.yaml``; no
+PDF report's section, from :mod:`costmodel.analysis.rent`. Texts in ``locales/{en,zh}/rent.yaml``; no
 Streamlit here, so the report builds without it."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from costmodel import rent
-from costmodel.catalog import load_catalog
-from costmodel.formatting import format_number
+from costmodel.analysis import rent
+from costmodel.catalog.formatting import format_number
+from costmodel.catalog.loader import load_catalog
 
 from .i18n import Translator
 from .labels import reference_title

@@ -10,8 +10,8 @@ import html
 from collections.abc import Callable
 
 import costmodel
-from costmodel.formatting import format_number, format_share
-from costmodel.inputs import build
+from costmodel.catalog.formatting import format_number, format_share
+from costmodel.pipeline.inputs import build
 
 from .i18n import Translator
 from .layouts import layout_text
@@ -46,7 +46,7 @@ def plan_rows(t: Translator, scenario: costmodel.Scenario) -> list[tuple[str, st
     reference server)."""
     p = build(scenario).inputs
     effective = {"gpus_per_node": float(p.gpus_per_node.ravel()[0]), "nics_per_node": float(p.nics_per_node.ravel()[0])}
-    gpu = (t("field.cluster.gpu"), costmodel.catalog.load_catalog().gpus[scenario.cluster.gpu].name)
+    gpu = (t("field.cluster.gpu"), costmodel.catalog.loader.load_catalog().gpus[scenario.cluster.gpu].name)
     cluster = [(t(f"field.cluster.{k}"), _value(t, "cluster", k, getattr(scenario.cluster, k) if
                                                 getattr(scenario.cluster, k) is not None else effective.get(k)))
                for k in CLUSTER_FIELDS]

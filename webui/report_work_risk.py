@@ -1,5 +1,5 @@
 """The same work under uncertainty as a table (issue 13): the rows of the Risk page's section and of
-the PDF report's, from :func:`costmodel.work_risk.work_monte_carlo`'s summary. Texts in
+the PDF report's, from :func:`costmodel.analysis.work_risk.work_monte_carlo`'s summary. Texts in
 ``locales/{en,zh}/work_risk.yaml``; no Streamlit here, so the report builds without it."""
 
 from __future__ import annotations

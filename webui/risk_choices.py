@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from costmodel.inputs import finance_carbon_terms
+from costmodel.pipeline.inputs import finance_carbon_terms
 
 from . import keys
 from .text import md_escape

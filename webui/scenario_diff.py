@@ -1,5 +1,5 @@
 """Side-by-side comparison of two scenarios: the assumptions that differ (the results' differences
-are the model's: :func:`costmodel.results.differences`)."""
+are the model's: :func:`costmodel.pipeline.results.differences`)."""
 
 from __future__ import annotations
 

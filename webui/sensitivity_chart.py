@@ -1,8 +1,8 @@
 """The bandwidth-sensitivity chart of the Method page (efficiency against inter-node GB/s per GPU).
 
 Built like the figures of :mod:`webui.charts` (plain Plotly dicts, translated ``labels`` looked up
-with a key fallback, no Streamlit here) from :func:`costmodel.sensitivity.curve`,
-:func:`~costmodel.sensitivity.markers` and :func:`~costmodel.sensitivity.calculon_inputs`.
+with a key fallback, no Streamlit here) from :func:`costmodel.evidence.sensitivity.curve`,
+:func:`~costmodel.evidence.sensitivity.markers` and :func:`~costmodel.evidence.sensitivity.calculon_inputs`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import plotly.graph_objects as go
 
-from costmodel.sensitivity import Curve, Marker
+from costmodel.evidence.sensitivity import Curve, Marker
 
 from .charts import Labels, _cjk, _figure, _layout, _num, _t, fabric_styles
 

@@ -2,7 +2,7 @@
 
 The scenario lives in ``st.session_state`` once, as a validated Scenario, and this module is
 the only code that writes it (and the preset it came from) there: :func:`change` applies one
-field through :meth:`costmodel.Scenario.with_change`; :func:`replace` and :func:`load_preset`
+field through :func:`costmodel.scenario.changes.with_change`; :func:`replace` and :func:`load_preset`
 put a whole scenario in. Widgets show the scenario and never hold a second copy that must be
 kept in step: their keys carry the scenario's *revision* (:func:`widget_key`), which every
 wholesale replacement, repair or refusal increments, so every widget starts again from the
@@ -10,7 +10,7 @@ scenario's value without any key being popped. The URL carries the scenario as
 ``?p=<preset>&s=<token>`` (see :mod:`webui.share`); language and currency are bound widgets
 (``?lang=``, ``?cur=``, ``?fx=``). A broken link shows a message and falls back to defaults.
 
-A new session starts from its language's defaults (:mod:`costmodel.locale_defaults`: China's in
+A new session starts from its language's defaults (:mod:`costmodel.scenario.locale_defaults`: China's in
 Chinese); a language switch moves only what is still a default — the scenario's untouched fields
 while it came from a preset (not a link, a load or an import), and the display currency until the
 user picks one — and the exchange rate starts again whenever its two currencies change.
@@ -24,7 +24,8 @@ import urllib.parse
 import streamlit as st
 
 import costmodel
-from costmodel import locale_defaults
+from costmodel.scenario import locale_defaults
+from costmodel.scenario.changes import with_change
 
 from . import older_format, quote, recomputed, share, storage
 from .i18n import Translator, language_from_locale
@@ -161,7 +162,7 @@ def change(path: str, value) -> tuple[str, ...]:
     A clean change keeps the revision (the widget already shows the value: it keeps its focus);
     a repair starts a new one, so the repaired fields' widgets show their new values.
     """
-    done = scenario().with_change(path, value)
+    done = with_change(scenario(), path, value)
     st.session_state[KEY_SCENARIO] = done.scenario
     st.session_state[KEY_TOUCHED] = st.session_state.get(KEY_TOUCHED, frozenset()) | {path}
     if done.repaired:
@@ -287,7 +288,7 @@ def translator() -> Translator:
 
 def model_currency() -> str:
     """The currency the model computes the scenario in (its price book's)."""
-    return costmodel.catalog.load_catalog().price_book(scenario().price_book).currency
+    return costmodel.catalog.loader.load_catalog().price_book(scenario().price_book).currency
 
 
 def money() -> Money:

@@ -5,7 +5,7 @@
 naming what is wrong. Never pickle: the token is JSON, parsed with the model's own safe
 parser (size, depth, NaN and duplicate-key limits) and validated against the schema.
 
-Format versions (:mod:`costmodel.formats`): the difference is taken from the preset document
+Format versions (:mod:`costmodel.scenario.formats`): the difference is taken from the preset document
 *frozen for the token's format* (``costmodel/data/formats/v<N>.json``), not from today's preset,
 and the merged document is migrated to the current format before validation, so a link keeps
 meaning what it meant when it was made. A token without a prefix (and ``?p=`` without a token)
@@ -21,9 +21,9 @@ import json
 import zlib
 
 import costmodel
-from costmodel import formats, price_books
 from costmodel.errors import CodedError, ScenarioError
-from costmodel.validation import parse_document, validate_scenario
+from costmodel.scenario import formats, price_books
+from costmodel.scenario.validation import parse_document, validate_scenario
 
 BLANK = "blank"
 MAX_TOKEN_CHARS = 8_192
@@ -79,7 +79,7 @@ def encode(scenario: costmodel.Scenario, preset_id: str) -> str:
     """Token ``"<format>.<packed difference>"`` of the scenario from the preset's frozen document.
 
     A link may reach anyone: a sales price book in the scenario travels only as the prices of the
-    items it uses (:func:`costmodel.price_books.quote_only`), never as the book.
+    items it uses (:func:`costmodel.scenario.price_books.quote_only`), never as the book.
     """
     scenario = price_books.quote_only(scenario)
     base = formats.bases(formats.CURRENT).get(preset_id)

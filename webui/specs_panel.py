@@ -7,9 +7,9 @@ from collections.abc import Mapping
 
 import streamlit as st
 
-from costmodel.catalog import load_catalog
-from costmodel.formatting import format_percent_sig
-from costmodel.results import Result
+from costmodel.catalog.formatting import format_percent_sig
+from costmodel.catalog.loader import load_catalog
+from costmodel.pipeline.results import Result
 from webui import calibration
 from webui.i18n import Translator, fmt_number
 from webui.text import markdown_table, md_escape

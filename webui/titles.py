@@ -2,7 +2,7 @@
 
 A name of the user's own stays; a preset unchanged is titled by the preset's name in the page's
 language; anything else by a name made from what it is ("64 × H100 · 500 亿参数 · 训练"), so a title
-never names numbers the page no longer shows (:mod:`costmodel.titles`, shared with both command lines).
+never names numbers the page no longer shows (:mod:`costmodel.scenario.titles`, shared with both command lines).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 import costmodel
-from costmodel import locale_defaults
-from costmodel import titles as model_titles
+from costmodel.scenario import locale_defaults
+from costmodel.scenario import titles as model_titles
 
 from . import share
 from .i18n import Translator
@@ -19,7 +19,7 @@ from .i18n import Translator
 
 def changed(scenario: costmodel.Scenario, preset_id: str) -> bool:
     """Whether ``scenario``'s inputs differ from the preset's as any language starts it (its English
-    defaults, or China's in Chinese: :mod:`costmodel.locale_defaults`); its name alone does not count."""
+    defaults, or China's in Chinese: :mod:`costmodel.scenario.locale_defaults`); its name alone does not count."""
     base = share.preset_scenario(preset_id)
     named = scenario.model_copy(update={"name": base.name})
     return all(named != start for start in locale_defaults.variants(base))

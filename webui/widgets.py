@@ -15,8 +15,8 @@ from pydantic import BaseModel
 
 from costmodel import quantities
 from costmodel.errors import ScenarioError
-from costmodel.schema import Scenario
-from costmodel.validation import field_bounds
+from costmodel.scenario.schema import Scenario
+from costmodel.scenario.validation import field_bounds
 
 from . import keys, labels, session
 from .bound_text import bound, plain

@@ -10,9 +10,9 @@ from apptest_helpers import open_page, plotly_specs
 from test_chinese import _chart_texts
 from zh_words import latin_words
 
-import costmodel.sensitivity as sens
-from costmodel.catalog import load_catalog
-from costmodel.formatting import fabric_names
+import costmodel.evidence.sensitivity as sens
+from costmodel.catalog.formatting import fabric_names
+from costmodel.catalog.loader import load_catalog
 from webui.i18n import Translator, catalog
 from webui.sensitivity_chart import bandwidth_chart
 

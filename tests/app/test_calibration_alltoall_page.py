@@ -10,7 +10,8 @@ from apptest_helpers import go, open_details, open_page
 from test_chinese import _page_texts
 from zh_words import latin_words
 
-from costmodel import calibration, nccl_tests
+from costmodel.physics import calibration, nccl_tests
+from costmodel.scenario.changes import with_change
 from webui import share
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nccl"
@@ -56,7 +57,7 @@ def test_a_pasted_alltoall_log_is_stored_in_its_own_slot_and_labelled_on_compare
 
 def test_an_all_reduce_log_in_the_alltoall_box_gets_one_message_and_keeps_what_was_stored():
     doc = calibration.alltoall_measurement(nccl_tests.fit(nccl_tests.parse(A2A_LOG)))
-    scenario = share.preset_scenario(PRESET).with_change("alltoall_measurements", {FID: doc}).scenario
+    scenario = with_change(share.preset_scenario(PRESET), "alltoall_measurements", {FID: doc}).scenario
     at = open_page("assumptions", "en", p=PRESET, s=share.encode(scenario, PRESET))
     _paste(at, FID, AR_LOG)
     errors = [e.value.replace("\\", "") for e in at.error]
@@ -67,7 +68,7 @@ def test_an_all_reduce_log_in_the_alltoall_box_gets_one_message_and_keeps_what_w
 
 def test_the_chinese_alltoall_slot_has_no_stray_english():
     doc = calibration.alltoall_measurement(nccl_tests.fit(nccl_tests.parse(A2A_LOG)))
-    scenario = share.preset_scenario(PRESET).with_change("alltoall_measurements", {FID: doc}).scenario
+    scenario = with_change(share.preset_scenario(PRESET), "alltoall_measurements", {FID: doc}).scenario
     at = open_page("assumptions", "zh", p=PRESET, s=share.encode(scenario, PRESET))
     _paste(at, "roce-200", A2A_LOG)
     stray = {w: t[:80] for texts in _page_texts(at).values() for t in texts for w in latin_words(t)}

@@ -10,7 +10,8 @@ from apptest_helpers import go, open_page
 from test_chinese import _page_texts
 from zh_words import latin_words
 
-from costmodel import calibration, nccl_tests
+from costmodel.physics import calibration, nccl_tests
+from costmodel.scenario.changes import with_change
 from webui import share
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nccl"
@@ -55,7 +56,7 @@ def test_a_pasted_log_labels_the_fabric_measured_on_compare_and_changes_its_figu
 
 def test_a_log_it_cannot_read_gets_one_message_and_keeps_what_was_stored():
     fit = nccl_tests.fit(nccl_tests.parse(LOG))
-    scenario = share.preset_scenario(PRESET).with_change("measurements", {FID: calibration.measurement(fit)}).scenario
+    scenario = with_change(share.preset_scenario(PRESET), "measurements", {FID: calibration.measurement(fit)}).scenario
     at = open_page("assumptions", "en", p=PRESET, s=share.encode(scenario, PRESET))
     for garbage in ("<html><body>nothing here</body></html>", "size time busbw\n1 2 3\n", "\x00\x01binary"):
         _use(at, FID, garbage)
@@ -71,7 +72,7 @@ def test_a_log_it_cannot_read_gets_one_message_and_keeps_what_was_stored():
 def test_the_chinese_section_has_no_stray_english_and_translates_refusals_and_notes():
     fit = nccl_tests.fit(nccl_tests.parse((DATA / "allreduce_h100_2nodes_nccl-tests-309.log").read_text()))
     assert fit.warnings  # two nodes: the tree note
-    scenario = share.preset_scenario(PRESET).with_change("measurements", {FID: calibration.measurement(fit)}).scenario
+    scenario = with_change(share.preset_scenario(PRESET), "measurements", {FID: calibration.measurement(fit)}).scenario
     at = open_page("assumptions", "zh", p=PRESET, s=share.encode(scenario, PRESET))
     _use(at, "roce-200", LOG)
     stray = {w: t[:80] for texts in _page_texts(at).values() for t in texts for w in latin_words(t)}

@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from strategies import scenarios
 
 import costmodel
-from costmodel.tco import CATEGORIES
-from costmodel.timeline import crossovers, monthly_cumulative, spread_monthly
+from costmodel.analysis.timeline import crossovers, monthly_cumulative, spread_monthly
+from costmodel.pipeline.tco import CATEGORIES
 from webui import charts
 
 PRESET = "seed-intro-32xA100"
@@ -485,7 +485,7 @@ def test_mc_histogram_shares_and_percentiles(mc, names, families):
 
 
 def test_charts_and_timeline_stay_clear_of_streamlit(root):
-    code = ("import sys, costmodel.timeline; bad = [m for m in sys.modules if m.split('.')[0] in "
+    code = ("import sys, costmodel.analysis.timeline; bad = [m for m in sys.modules if m.split('.')[0] in "
             "('streamlit', 'plotly')]; import webui.charts; "
             "print(bad, 'streamlit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)

@@ -13,9 +13,9 @@ import pytest
 from apptest_helpers import APP, go, keyed
 from streamlit.testing.v1 import AppTest
 
-from costmodel import locale_defaults
-from costmodel.currency import reference_rate
-from costmodel.presets import load_preset
+from costmodel.catalog.currency import reference_rate
+from costmodel.scenario import locale_defaults
+from costmodel.scenario.presets import load_preset
 from store import accounts
 from webui.i18n import Translator, catalog
 from webui.session import DEFAULT_PRESET

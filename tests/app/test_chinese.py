@@ -13,7 +13,7 @@ import pytest
 from apptest_helpers import open_page, open_tab, plotly_specs
 from zh_words import latin_words
 
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from webui import lazy_tabs
 
 PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method", "report", "scenarios"]

@@ -12,9 +12,9 @@ import pytest
 from apptest_helpers import open_page, plotly_specs
 
 import costmodel
-from costmodel import formatting
-from costmodel.catalog import load_catalog
-from costmodel.timeline import cumulative
+from costmodel.analysis.timeline import cumulative
+from costmodel.catalog import formatting
+from costmodel.catalog.loader import load_catalog
 from webui import kpi_cards
 from webui.durations import months_text
 from webui.i18n import Translator, catalog

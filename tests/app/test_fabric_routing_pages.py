@@ -8,7 +8,7 @@ from test_chinese import _page_texts
 from zh_words import latin_words
 
 import costmodel
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from webui import share
 
 CAT = load_catalog()

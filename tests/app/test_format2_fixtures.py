@@ -12,8 +12,8 @@ from apptest_helpers import open_page
 from format_fixtures import assert_same_results, figures
 
 import costmodel
-from costmodel import formats
-from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
+from costmodel.scenario import formats
+from costmodel.scenario.schema import FABRIC_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
 from store import documents
 from webui import share
 from webui.i18n import catalog

@@ -16,8 +16,8 @@ from format_fixtures import assert_same_results, assert_same_scenario, figures, 
 from zh_words import latin_words
 
 import costmodel
-from costmodel import formats
-from costmodel.schema import Workload
+from costmodel.scenario import formats
+from costmodel.scenario.schema import Workload
 from store import documents
 from webui import share
 from webui.i18n import catalog
@@ -211,7 +211,7 @@ def test_a_format_3_read_only_link_says_which_figures_were_recomputed(tmp_path):
     assert not at.sidebar.warning
     scenario = at.session_state["scenario"]
     assert scenario == documents.read_scenario(v3_file(made["case"]))[0]
-    fabric = costmodel.catalog.load_catalog().fabrics
+    fabric = costmodel.catalog.loader.load_catalog().fabrics
     changed = db.open_share_token(made["token"]).recomputed()
     assert changed
     notice = [i.value for i in at.sidebar.info if catalog("en")["fmtv.days"].split("{")[0] in i.value]

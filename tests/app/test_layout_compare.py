@@ -10,6 +10,7 @@ from apptest_helpers import go, keyed, open_page
 from zh_words import latin_words
 
 import costmodel
+from costmodel.scenario.changes import with_change
 
 PRESET = "seed-intro-32xA100"
 LAYOUT = {"en": re.compile(r"Layout: TP (\d+) × PP (\d+) × DP (\d+)(, \d+ chunks per stage)?, ZeRO-(\d), "
@@ -30,7 +31,7 @@ def test_compare_shows_each_fabrics_searched_layout(lang):
     assert not [n for n in at.number_input if (n.key or "").startswith("w.workload.tensor_parallel")]
     go(at, "compare")
     found = [m for text in _texts(at) for m in LAYOUT[lang].finditer(text)]
-    expected = costmodel.evaluate(costmodel.load_preset(PRESET).with_change("workload.parallelism", "best").scenario)
+    expected = costmodel.evaluate(with_change(costmodel.load_preset(PRESET), "workload.parallelism", "best").scenario)
     keys = ("layout_tp", "layout_pp", "layout_dp")
     assert [tuple(int(g) for g in (m[1], m[2], m[3])) for m in found] == [
         tuple(int(f.metrics[k]) for k in keys) for f in expected.fabrics]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from apptest_helpers import open_page
 
-from costmodel import runs
+from costmodel.evidence import runs
 from webui.i18n import catalog
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from apptest_helpers import open_page
 
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from webui.i18n import catalog
 
 
@@ -37,6 +37,6 @@ def test_an_override_of_the_efficiency_removes_the_label():
 
 
 def _fabric_fields() -> list[str]:
-    from costmodel.schema import FABRIC_OVERRIDE_BOUNDS
+    from costmodel.scenario.schema import FABRIC_OVERRIDE_BOUNDS
 
     return list(FABRIC_OVERRIDE_BOUNDS)

@@ -15,8 +15,8 @@ from format_fixtures import MANIFEST, assert_same_scenario, restore_v1_store, v1
 
 import costmodel
 import store
-from costmodel import formats
-from costmodel.price_books import quote_only
+from costmodel.scenario import formats
+from costmodel.scenario.price_books import quote_only
 from store import accounts, documents
 from store.tables import scenario_versions, scenarios, share_tokens
 from webui.i18n import catalog
@@ -137,7 +137,7 @@ def test_a_version_whose_figures_changed_says_so_on_load_and_on_its_read_only_li
     info = db.save_scenario(OWNER, scenario)
     fid, was = _edit_summary(db, info.scenario_id, info.version, 1.01)  # the model "changed" by 1 %
     now = costmodel.evaluate(scenario).fabric(fid).tco_total
-    fabric = costmodel.catalog.load_catalog().fabrics[fid].name
+    fabric = costmodel.catalog.loader.load_catalog().fabrics[fid].name
     money = Money("USD", "USD", 1.0)
     expected = f"Recomputed with the current model: TCO of {fabric} was {money(was)}, now {money(now)}."
     at = _sign_in(open_page("scenarios", cur="USD"))

@@ -11,8 +11,8 @@ import pytest
 from apptest_helpers import PAGES, go, keyed, open_page, open_tab, plotly_specs
 
 import costmodel
-from costmodel import formatting
-from costmodel.catalog import FabricPrices
+from costmodel.catalog import formatting
+from costmodel.catalog.loader import FabricPrices
 from webui import lazy_tabs, share
 from webui.i18n import catalog
 from webui.money import Money, default_rate

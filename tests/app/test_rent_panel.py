@@ -1,4 +1,4 @@
-"""Compare's "Own vs rent" panel renders in English and Chinese with the figures of costmodel.rent,
+"""Compare's "Own vs rent" panel renders in English and Chinese with the figures of costmodel.analysis.rent,
 and says why it is empty in fabric scope or for a GPU without rental prices."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ from apptest_helpers import open_details, open_page
 from zh_words import latin_words
 
 import costmodel
-from costmodel import rent
-from costmodel.catalog import load_catalog
-from costmodel.currency import reference_rate
+from costmodel.analysis import rent
+from costmodel.catalog.currency import reference_rate
+from costmodel.catalog.loader import load_catalog
 from webui.i18n import Translator, fmt_number
 from webui.labels import fabric_names
 from webui.money import Money

@@ -333,8 +333,8 @@ def test_a_read_only_link_shows_the_quotes_totals_but_never_its_item_prices(db):
     """Issue 10 item 4: a customer with a ``?t=`` link sees results computed with the negotiated
     quote, but item prices only from the public list — on Assumptions, on Cluster, in the address
     bar, in the sidebar link and in the exported file."""
-    from costmodel import price_books
-    from costmodel.catalog import load_catalog
+    from costmodel.catalog.loader import load_catalog
+    from costmodel.scenario import price_books
     from webui import share
 
     sales = _sign_in(open_page("scenarios"), "alice")

@@ -4,7 +4,8 @@ changed (zh and en), the user's own name kept, a cleared name falling back to th
 from __future__ import annotations
 
 import costmodel
-from costmodel import titles as model_titles
+from costmodel.scenario import titles as model_titles
+from costmodel.scenario.changes import with_change
 from webui import share
 from webui.i18n import Translator
 from webui.titles import file_stem, scenario_title
@@ -14,8 +15,8 @@ ZH, EN = Translator("zh"), Translator("en")
 
 
 def _h100_64(s: costmodel.Scenario) -> costmodel.Scenario:
-    s = s.with_change("cluster.gpu", "h100").scenario
-    return s.with_change("cluster.nodes", 64).scenario.with_change("cluster.gpus_per_node", 8).scenario
+    s = with_change(s, "cluster.gpu", "h100").scenario
+    return with_change(with_change(s, "cluster.nodes", 64).scenario, "cluster.gpus_per_node", 8).scenario
 
 
 def test_unchanged_preset_is_named_in_the_page_language():
@@ -34,7 +35,7 @@ def test_changed_preset_gets_the_made_name_in_zh_and_en():
 
 
 def test_own_name_is_kept_through_changes_without_a_modified_mark():
-    s = costmodel.load_preset(PRESET).with_change("name", "Acme pilot").scenario
+    s = with_change(costmodel.load_preset(PRESET), "name", "Acme pilot").scenario
     assert scenario_title(s, PRESET, ZH) == "Acme pilot"
     bigger = _h100_64(s)
     assert scenario_title(bigger, PRESET, ZH) == "Acme pilot" == scenario_title(bigger, PRESET, EN)
@@ -43,20 +44,20 @@ def test_own_name_is_kept_through_changes_without_a_modified_mark():
 def test_a_cleared_name_falls_back_to_the_made_name_not_the_presets():
     s = costmodel.load_preset(PRESET)
     for blank in ("", "   "):
-        cleared = s.with_change("name", blank).scenario  # the inputs are still the preset's
+        cleared = with_change(s, "name", blank).scenario  # the inputs are still the preset's
         assert cleared.name == costmodel.Scenario().name
         assert scenario_title(cleared, PRESET, ZH) == "32 × A100 80 GB · 500 亿参数 · 训练"
         assert ZH(f"preset.{PRESET}") != scenario_title(cleared, PRESET, ZH)
-    named = _h100_64(s).with_change("name", "Acme").scenario.with_change("name", "").scenario
+    named = with_change(with_change(_h100_64(s), "name", "Acme").scenario, "name", "").scenario
     assert scenario_title(named, PRESET, EN) == "64 × H100 · 50 B parameters · training"
 
 
 def test_a_saved_made_name_is_made_again_once_the_scenario_changes():
     """A scenario saved under its made name and changed later is titled afresh (a stale made name never stays)."""
     saved = _h100_64(costmodel.load_preset(PRESET))
-    saved = saved.with_change("name", scenario_title(saved, PRESET, ZH)).scenario
+    saved = with_change(saved, "name", scenario_title(saved, PRESET, ZH)).scenario
     assert scenario_title(saved, share.BLANK, ZH) == "64 × H100 · 500 亿参数 · 训练"
-    later = saved.with_change("cluster.nodes", 128).scenario
+    later = with_change(saved, "cluster.nodes", 128).scenario
     assert scenario_title(later, share.BLANK, EN) == "128 × H100 · 50 B parameters · training"
 
 
@@ -81,7 +82,7 @@ def test_file_stem_keeps_chinese_and_drops_punctuation():
 
 
 def test_a_preset_in_its_chinese_start_keeps_the_preset_title():
-    from costmodel import locale_defaults
+    from costmodel.scenario import locale_defaults
 
     china = locale_defaults.localize(costmodel.load_preset(PRESET), "zh")
     assert china != costmodel.load_preset(PRESET)  # China's book, grid, tax and power price

@@ -17,7 +17,7 @@ from need import missing
 from pypdf import PdfReader
 
 import costmodel
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from webui.i18n import Translator
 from webui.money import Money
 

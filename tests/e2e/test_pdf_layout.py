@@ -14,7 +14,8 @@ from need import missing
 from pypdf import PdfReader
 
 import costmodel
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
+from costmodel.scenario.changes import with_change
 from webui.money import Money
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -25,9 +26,9 @@ MAX_PAGES = {4: 15, 12: 22}  # measured 13 and 19-20 when written; it was 17 and
 
 def _scenario(fabrics: int) -> costmodel.Scenario:
     s = costmodel.load_preset("seed-intro-32xA100")
-    s = s.with_change("cluster.gpu", "h100").scenario.with_change("cluster.nodes", 64).scenario
+    s = with_change(with_change(s, "cluster.gpu", "h100").scenario, "cluster.nodes", 64).scenario
     every = list(load_catalog().fabrics)
-    return s.with_change("fabrics", (list(s.fabrics) + [f for f in every if f not in s.fabrics])[:fabrics]).scenario
+    return with_change(s, "fabrics", (list(s.fabrics) + [f for f in every if f not in s.fabrics])[:fabrics]).scenario
 
 
 @pytest.fixture(scope="module", params=[4, 12])

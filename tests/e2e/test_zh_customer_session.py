@@ -19,7 +19,7 @@ import pytest
 from browser_helpers import TIMEOUT_MS, AppServer, open_page, require_browser, settle, wait_for
 from zh_words import CITED, latin_words
 
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from webui import labels
 from webui.i18n import Translator, catalog
 

@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import make_url
 
 import store
-from costmodel.schema import Scenario
+from costmodel.scenario.schema import Scenario
 from store.repository import canonical_json
 from store.tables import scenario_versions, scenarios
 

@@ -14,7 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 import store
-from costmodel.schema import Scenario
+from costmodel.scenario.schema import Scenario
 from store import repository
 from store.policy import policy
 from store.tables import login_failures

@@ -29,7 +29,7 @@ from strategies import FABRICS, GPUS, scenarios
 
 import store
 from costmodel.errors import MAX_MESSAGE_CHARS
-from costmodel.schema import (
+from costmodel.scenario.schema import (
     BOOK_GPU_PRICE_BOUNDS,
     DISCOUNT_CATEGORIES,
     FABRIC_PRICE_BOUNDS,
@@ -37,7 +37,7 @@ from costmodel.schema import (
     DerivedPriceBook,
     Scenario,
 )
-from costmodel.validation import MAX_DEPTH
+from costmodel.scenario.validation import MAX_DEPTH
 from store.documents import (
     MAX_IMPORT_BYTES,
     export_price_book,

@@ -13,7 +13,7 @@ from alembic.runtime.migration import MigrationContext
 
 import store
 from costmodel import evaluate
-from costmodel.schema import DerivedPriceBook, Scenario
+from costmodel.scenario.schema import DerivedPriceBook, Scenario
 from store import migrate
 from store.tables import metadata
 

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from format_fixtures import MANIFEST_V3, V3, assert_same_results, assert_same_scenario, figures, restore_store, v3_file
 
 import costmodel
-from costmodel import formats
+from costmodel.scenario import formats
 from store import documents
 from store.repository import open_store
 from store.tables import scenario_versions

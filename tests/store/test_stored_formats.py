@@ -14,7 +14,7 @@ from format_fixtures import assert_same_results, restore_v1_store
 from format_fixtures import figures as _figures
 
 import costmodel
-from costmodel import formats
+from costmodel.scenario import formats
 from store import documents
 from store.repository import open_store
 from store.tables import scenario_versions

@@ -23,7 +23,7 @@ import os
 import sys
 import time
 
-from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, Scenario
+from costmodel.scenario.schema import FABRIC_OVERRIDE_BOUNDS, Scenario
 from store import open_store
 
 OWNER = "local:durability"

@@ -7,7 +7,7 @@ import shutil
 import pytest
 import yaml
 
-from costmodel.catalog import DATA_DIR, load_catalog
+from costmodel.catalog.loader import DATA_DIR, load_catalog
 from costmodel.errors import CatalogError
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 import costmodel
-from costmodel.anchors import _a100_scenario, busbw_gbs, llama3_metrics
+from costmodel.evidence.anchors import _a100_scenario, busbw_gbs, llama3_metrics
 
 
 def test_dgx_a100_8x_hdr_busbw_matches_nccl_tests():
@@ -36,7 +36,7 @@ def test_llama3_interruption_statistics():
 
 
 def test_anchor_table_is_computed():
-    from costmodel.anchors import anchors
+    from costmodel.evidence.anchors import anchors
 
     rows = {a.key: a for a in anchors()}
     assert 185 <= rows["nccl_ib"].model <= 195 and 4 <= rows["nccl_tcp"].model <= 6

@@ -1,4 +1,4 @@
-"""The priced bill of materials (costmodel/bom.py): it adds up to the network capex, grows with the
+"""The priced bill of materials (costmodel/money/bom.py): it adds up to the network capex, grows with the
 cluster, reuse of existing switches zeroes only Ethernet switch capex, every price has a source."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costmodel
-from costmodel import bom
-from costmodel.catalog import load_catalog
-from costmodel.inputs import build
-from costmodel.presets import list_presets, load_preset
-from costmodel.schema import Scenario
-from costmodel.tco import compute
+from costmodel.catalog.loader import load_catalog
+from costmodel.money import bom
+from costmodel.pipeline.inputs import build
+from costmodel.pipeline.tco import compute
+from costmodel.scenario.presets import list_presets, load_preset
+from costmodel.scenario.schema import Scenario
 
 CAT = load_catalog()
 ALL_FABRICS = list(CAT.fabrics)
@@ -138,7 +138,7 @@ def test_every_price_of_the_bill_has_a_source_and_a_date():
                 q = getattr(item, name)
                 assert q.source in refs and q.as_of, (book.id, name)
     for _, _, price in bom.LINES:
-        assert price is None or price in costmodel.inputs.Inputs.__dataclass_fields__
+        assert price is None or price in costmodel.pipeline.inputs.Inputs.__dataclass_fields__
 
 
 def test_an_aoc_costs_less_than_two_transceivers_and_their_fibre():

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import costmodel
-from costmodel.breakeven import (
+from costmodel.analysis.breakeven import (
     CHEAPER_ABOVE,
     CHEAPER_BELOW,
     MAX_VALUES,
@@ -18,8 +18,9 @@ from costmodel.breakeven import (
     break_even,
     delta_curve,
 )
-from costmodel.inputs import Inputs, build
-from costmodel.tco import compute
+from costmodel.pipeline.inputs import Inputs, build
+from costmodel.pipeline.tco import compute
+from costmodel.scenario.changes import with_change
 
 REQUIRED = {
     "nodes", "pue", "electricity_price", "compute_efficiency", "runs_per_year", "params",
@@ -201,7 +202,7 @@ def test_price_root_matches_the_analytic_root(preset, fabric, name, target):
 def test_no_root_when_the_upgrade_is_dearer_even_with_free_switches():
     # a 1 B model trained once a year: the network is never the bottleneck, IB's NICs are dearer
     s = costmodel.load_preset("seed-case2-24xA100")
-    s = s.with_change("workload.model_params_b", 1.0).scenario.with_change("workload.runs_per_year", 1.0).scenario
+    s = with_change(with_change(s, "workload.model_params_b", 1.0).scenario, "workload.runs_per_year", 1.0).scenario
     d0 = _single_delta(s, "ib-ndr-400", "switch_price", 0.0, "ib-ndr-400")
     assert d0 > 0  # the analytic root is negative: no switch price makes the upgrade pay off
     for lo in (None, 0.0):

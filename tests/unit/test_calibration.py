@@ -1,6 +1,6 @@
 """Calibration in the model: a fabric's nccl-tests measurement (scenario.measurements) sets its efficiency
 (no loss model, range collapsed) and NCCL latency; removing it restores the catalog; share links and
-JSON files carry it (costmodel/calibration.py, docs/calibration.md)."""
+JSON files carry it (costmodel/physics/calibration.py, docs/calibration.md)."""
 
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ import numpy as np
 import pytest
 
 import costmodel
-from costmodel import calibration, nccl_tests
+from costmodel.analysis.uncertainty import _draw
 from costmodel.errors import NcclLogError, ScenarioError
-from costmodel.inputs import build
-from costmodel.performance import LOSS_NONE
-from costmodel.schema import Scenario
-from costmodel.stages.batch import broadcast_inputs
-from costmodel.uncertainty import _draw
+from costmodel.physics import calibration, nccl_tests
+from costmodel.physics.performance import LOSS_NONE
+from costmodel.pipeline.inputs import build
+from costmodel.pipeline.stages.batch import broadcast_inputs
+from costmodel.scenario.changes import with_change
+from costmodel.scenario.schema import Scenario
 from store import documents
 from webui import share
 
@@ -51,10 +52,10 @@ def measured(text: str) -> dict:
 def rail_scenario(**changes) -> Scenario:
     """8 H100 and 8 NICs per node, the four default fabrics."""
     s = Scenario()
-    s = s.with_change("cluster.gpu", "h100").scenario
-    s = s.with_change("cluster.nics_per_node", 8).scenario
+    s = with_change(s, "cluster.gpu", "h100").scenario
+    s = with_change(s, "cluster.nics_per_node", 8).scenario
     for path, value in changes.items():
-        s = s.with_change(path, value).scenario
+        s = with_change(s, path, value).scenario
     return s
 
 
@@ -65,7 +66,7 @@ def column(built, fid: str) -> int:
 def test_48_GBps_per_400G_nic_gives_an_efficiency_of_0_96_and_its_latency():
     s = rail_scenario()
     doc = measured(synthetic_log(busbw_GBps=8 * 48.0, alpha_us=30.0))  # 48 GB/s per 400G NIC
-    built = build(s.with_change("measurements", {"ib-ndr-400": doc}).scenario)
+    built = build(with_change(s, "measurements", {"ib-ndr-400": doc}).scenario)
     j = column(built, "ib-ndr-400")
     assert built.inputs.efficiency[0, j] == pytest.approx(48.0 / 50.0, abs=0.005)
     assert built.inputs.measured_alpha_s[0, j] == pytest.approx(30e-6, rel=0.02)
@@ -78,14 +79,14 @@ def test_48_GBps_per_400G_nic_gives_an_efficiency_of_0_96_and_its_latency():
 def test_the_result_labels_the_measured_fabric_and_uses_its_latency():
     s = rail_scenario()
     doc = measured(synthetic_log(busbw_GBps=384.0, alpha_us=30.0))
-    res = costmodel.evaluate(s.with_change("measurements", {"ib-ndr-400": doc}).scenario)
+    res = costmodel.evaluate(with_change(s, "measurements", {"ib-ndr-400": doc}).scenario)
     ib = res.fabric("ib-ndr-400")
     assert ib.measured == "all_reduce_perf · 32 ranks on 4 hosts · NCCL 2.26.2 · H100"
     assert ib.to_dict()["measured"] == ib.measured
     plain = costmodel.evaluate(s).fabric("ib-ndr-400")
     # α of a collective = NCCL base + fabric latency: the base moved from the catalog's to the measured
     # collective's latency less the min(2·3, 2·⌈log2 4⌉) = 4 steps across its 4 hosts the model adds itself
-    cat = costmodel.catalog.load_catalog()
+    cat = costmodel.catalog.loader.load_catalog()
     base_us = cat.model["nccl_base_latency_us"].typical
     step_us = max(cat.model["nccl_net_step_latency_us"].typical, ib.metrics["latency_us"] - base_us)
     own_us = max(0.0, doc["alpha_us"] - 4 * step_us)
@@ -96,14 +97,14 @@ def test_the_result_labels_the_measured_fabric_and_uses_its_latency():
 def test_a_slow_tcp_measurement_slows_the_fabric_and_removing_it_restores_the_catalog():
     s = rail_scenario()
     doc = measured(synthetic_log(busbw_GBps=5.0, alpha_us=300.0))  # 5 GB/s over 8 × 100G
-    with_log = s.with_change("measurements", {"tcp-100": doc}).scenario
+    with_log = with_change(s, "measurements", {"tcp-100": doc}).scenario
     built = build(with_log)
     j = column(built, "tcp-100")
     assert built.inputs.efficiency[0, j] == pytest.approx(5.0 / (8 * 12.5), rel=0.01)
     before, after = costmodel.evaluate(s), costmodel.evaluate(with_log)
     assert after.fabric("tcp-100").metrics["run_days"] > 1.5 * before.fabric("tcp-100").metrics["run_days"]
     assert after.fabric("ib-ndr-400").tco_total == before.fabric("ib-ndr-400").tco_total
-    removed = with_log.with_change("measurements", {}).scenario
+    removed = with_change(with_log, "measurements", {}).scenario
     assert removed == s
     assert costmodel.evaluate(removed).to_dict() == before.to_dict()
 
@@ -111,14 +112,14 @@ def test_a_slow_tcp_measurement_slows_the_fabric_and_removing_it_restores_the_ca
 def test_monte_carlo_draws_neither_the_measured_efficiency_nor_the_measured_latency():
     s = rail_scenario()
     doc = measured(synthetic_log(busbw_GBps=384.0, alpha_us=30.0))
-    built = build(s.with_change("measurements", {"ib-ndr-400": doc}).scenario)
+    built = build(with_change(s, "measurements", {"ib-ndr-400": doc}).scenario)
     j = column(built, "ib-ndr-400")
     drawn = _draw(built.uncertain, 400, np.random.default_rng(3))
     eff = drawn["efficiency"]
     assert np.all(eff[:, j] == built.inputs.efficiency[0, j])
     assert np.ptp(eff[:, column(built, "roce-200")]) > 0  # the catalog's fabrics are still drawn
-    from costmodel.performance import allreduce_steps
-    from costmodel.stages.step_time import base_latency
+    from costmodel.physics.performance import allreduce_steps
+    from costmodel.pipeline.stages.step_time import base_latency
 
     p = broadcast_inputs(built.inputs.replace(**drawn))
     step = np.full_like(p.nccl_base_latency_s, 6.6e-6)
@@ -126,14 +127,14 @@ def test_monte_carlo_draws_neither_the_measured_efficiency_nor_the_measured_late
     own = doc["alpha_us"] * 1e-6 - allreduce_steps(np.array(float(doc["hosts"] or 2))) * 6.6e-6
     assert np.all(base[:, j] == pytest.approx(max(0.0, float(own))))  # measured, less the model's own steps
     assert np.ptp(base[:, column(built, "roce-200")]) > 0
-    mc = costmodel.monte_carlo(s.with_change("measurements", {"ib-ndr-400": doc}).scenario, draws=200, seed=1)
+    mc = costmodel.monte_carlo(with_change(s, "measurements", {"ib-ndr-400": doc}).scenario, draws=200, seed=1)
     assert mc.tco.shape == (200, len(s.fabrics)) and np.isfinite(mc.tco).all()
 
 
 def test_a_measured_efficiency_above_the_line_rate_is_held_at_one():
     s = rail_scenario(**{"cluster.nics_per_node": 1})
     doc = measured((DATA / "allreduce_h100_4nodes_nccl-tests-309.log").read_text())  # 8 NICs measured, 1 here
-    built = build(s.with_change("measurements", {"ib-ndr-400": doc}).scenario)
+    built = build(with_change(s, "measurements", {"ib-ndr-400": doc}).scenario)
     assert built.inputs.efficiency[0, column(built, "ib-ndr-400")] == 1.0
 
 
@@ -158,11 +159,11 @@ def test_a_measurement_must_belong_to_a_compared_fabric_and_goes_when_its_fabric
     doc_json = s.model_dump(mode="json") | {"fabrics": ["tcp-100", "roce-200"], "baseline": "tcp-100",
                                             "measurements": {"ib-ndr-400": doc}}
     with pytest.raises(ScenarioError) as err:
-        costmodel.validation.validate_scenario(doc_json)
+        costmodel.scenario.validation.validate_scenario(doc_json)
     assert err.value.details[0]["path"] == "measurements.ib-ndr-400"
     assert err.value.details[0]["code"] == "measurement_not_compared"
-    with_log = s.with_change("measurements", {"ib-ndr-400": doc}).scenario
-    done = with_log.with_change("fabrics", ["tcp-100", "roce-200"])
+    with_log = with_change(s, "measurements", {"ib-ndr-400": doc}).scenario
+    done = with_change(with_log, "fabrics", ["tcp-100", "roce-200"])
     assert "measurements" in done.repaired and done.scenario.measurements == {}
 
 
@@ -172,7 +173,7 @@ def test_a_measurement_must_belong_to_a_compared_fabric_and_goes_when_its_fabric
 def test_a_measurement_out_of_its_bounds_is_refused_naming_the_field(field, value):
     doc = measured(synthetic_log(384.0, 30.0)) | {field: value}
     with pytest.raises(ScenarioError) as err:
-        rail_scenario().with_change("measurements", {"ib-ndr-400": doc})
+        with_change(rail_scenario(), "measurements", {"ib-ndr-400": doc})
     assert err.value.details[0]["path"].startswith("measurements.ib-ndr-400")
     assert field in str(err.value)
 
@@ -181,7 +182,7 @@ def test_a_measured_scenario_round_trips_through_a_share_link_and_a_json_file():
     s = costmodel.load_preset("seed-intro-32xA100")
     doc = measured((DATA / "allreduce_h100_8nodes_nccl-tests-309.log").read_text())
     fid = s.fabrics[-1]
-    with_log = s.with_change("measurements", {fid: doc}).scenario
+    with_log = with_change(s, "measurements", {fid: doc}).scenario
     token = share.encode(with_log, "seed-intro-32xA100")
     assert share.decode("seed-intro-32xA100", token) == with_log
     again = documents.import_scenario(documents.export_scenario(with_log))

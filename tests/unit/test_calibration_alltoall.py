@@ -13,11 +13,12 @@ import pytest
 from zh_words import latin_words
 
 import costmodel
-from costmodel import calibration, nccl_tests
+from costmodel.analysis.uncertainty import _draw
 from costmodel.errors import NcclLogError, ScenarioError
-from costmodel.inputs import build
-from costmodel.schema import Scenario
-from costmodel.uncertainty import _draw
+from costmodel.physics import calibration, nccl_tests
+from costmodel.pipeline.inputs import build
+from costmodel.scenario.changes import with_change
+from costmodel.scenario.schema import Scenario
 from store import documents
 from webui import labels, share
 from webui.i18n import Translator
@@ -56,7 +57,7 @@ def moe_scenario(**changes) -> Scenario:
     for path, value in {"cluster.gpu": "h100", "cluster.nics_per_node": 8, "workload.model_params_b": 671,
                         "workload.experts": 256, "workload.top_k": 8, "workload.active_params_b": 37,
                         **changes}.items():
-        s = s.with_change(path, value).scenario
+        s = with_change(s, path, value).scenario
     return s
 
 
@@ -81,7 +82,7 @@ def test_a_real_alltoall_log_gives_the_efficiency_its_rows_give():
     doc = a2a_doc()
     assert (doc["collective"], doc["ranks"], doc["hosts"], doc["summary"]) == ("alltoall", 4, 2, SUMMARY)
     s = moe_scenario()
-    m = s.with_change("alltoall_measurements", {FID: doc}).scenario.alltoall_measurements[FID]
+    m = with_change(s, "alltoall_measurements", {FID: doc}).scenario.alltoall_measurements[FID]
     want = expected_efficiency(A2A_LOG, 400, 8, 8)  # ≈ 49.6 GB/s · 2/3 over 50 GB/s
     assert 0.6 < want < 0.7
     assert calibration.alltoall_efficiency(m, 400, 8, 8) == pytest.approx(want, rel=0.02)
@@ -96,7 +97,7 @@ def test_a_real_alltoall_log_gives_the_efficiency_its_rows_give():
 def test_the_model_uses_the_measured_alltoall_efficiency_for_the_experts_all_to_all():
     s = moe_scenario()
     doc = a2a_doc()
-    measured = s.with_change("alltoall_measurements", {FID: doc}).scenario
+    measured = with_change(s, "alltoall_measurements", {FID: doc}).scenario
     built, plain = build(measured), build(s)
     j = column(built, FID)
     want = expected_efficiency(A2A_LOG, 400, 8, 8)
@@ -108,7 +109,7 @@ def test_the_model_uses_the_measured_alltoall_efficiency_for_the_experts_all_to_
     assert np.array_equal(built.inputs.measured_alpha_s, plain.inputs.measured_alpha_s, equal_nan=True)
     # the same step time as the catalog's all-to-all efficiency overridden with the measured figure
     eta = float(built.inputs.a2a_efficiency[0, j])
-    same = s.with_change("overrides.fabrics", {FID: {"alltoall_efficiency": eta}}).scenario
+    same = with_change(s, "overrides.fabrics", {FID: {"alltoall_efficiency": eta}}).scenario
     got = costmodel.evaluate(measured).fabric(FID)
     assert got.metrics["step_time_s"] == pytest.approx(costmodel.evaluate(same).fabric(FID).metrics["step_time_s"],
                                                        rel=1e-12)
@@ -125,7 +126,7 @@ def test_the_model_uses_the_measured_alltoall_efficiency_for_the_experts_all_to_
 
 def test_a_dense_model_does_not_move():
     s = moe_scenario(**{"workload.experts": None, "workload.top_k": 2, "workload.active_params_b": None})
-    measured = s.with_change("alltoall_measurements", {FID: a2a_doc()}).scenario
+    measured = with_change(s, "alltoall_measurements", {FID: a2a_doc()}).scenario
     assert costmodel.evaluate(measured).fabric(FID).metrics == costmodel.evaluate(s).fabric(FID).metrics
 
 
@@ -168,7 +169,7 @@ def test_garbage_is_refused_by_the_importer_and_an_alltoall_log_by_the_ring_slot
 def test_a_stored_alltoall_measurement_out_of_its_bounds_is_refused_naming_the_field(field, value, code):
     doc = a2a_doc() | {field: value}
     with pytest.raises(ScenarioError) as err:
-        moe_scenario().with_change("alltoall_measurements", {FID: doc})
+        with_change(moe_scenario(), "alltoall_measurements", {FID: doc})
     detail = err.value.details[0]
     assert detail["path"].startswith(f"alltoall_measurements.{FID}") and field in str(err.value)
     if code:
@@ -182,10 +183,10 @@ def test_an_alltoall_measurement_belongs_to_a_compared_fabric_and_goes_with_it()
     doc_json = s.model_dump(mode="json") | {"fabrics": ["tcp-100", "roce-200"], "baseline": "tcp-100",
                                             "alltoall_measurements": {FID: a2a_doc()}}
     with pytest.raises(ScenarioError) as err:
-        costmodel.validation.validate_scenario(doc_json)
+        costmodel.scenario.validation.validate_scenario(doc_json)
     assert err.value.details[0]["path"] == f"alltoall_measurements.{FID}"
     assert err.value.details[0]["code"] == "measurement_not_compared"
-    done = s.with_change("alltoall_measurements", {FID: a2a_doc()}).scenario.with_change("fabrics",
+    done = with_change(with_change(s, "alltoall_measurements", {FID: a2a_doc()}).scenario, "fabrics",
                                                                                           ["tcp-100", "roce-200"])
     assert "alltoall_measurements" in done.repaired and done.scenario.alltoall_measurements == {}
 
@@ -194,13 +195,13 @@ def test_older_documents_with_only_the_ring_slot_open_unchanged_and_both_slots_r
     s = costmodel.load_preset("seed-intro-32xA100")
     fid = s.fabrics[-1]
     ring = calibration.measurement(nccl_tests.fit(nccl_tests.parse(AR_LOG)))
-    old = s.with_change("measurements", {fid: ring}).scenario
+    old = with_change(s, "measurements", {fid: ring}).scenario
     saved = old.model_dump(mode="json")
     saved.pop("alltoall_measurements")  # as a document saved before this slot existed
-    opened = costmodel.validation.validate_scenario(saved)
+    opened = costmodel.scenario.validation.validate_scenario(saved)
     assert opened == old and opened.alltoall_measurements == {}
     assert documents.import_scenario(documents.export_scenario(old)) == old
-    both = old.with_change("alltoall_measurements", {fid: a2a_doc()}).scenario
+    both = with_change(old, "alltoall_measurements", {fid: a2a_doc()}).scenario
     assert share.decode("seed-intro-32xA100", share.encode(both, "seed-intro-32xA100")) == both
     again = documents.import_scenario(documents.export_scenario(both))
     assert again == both and again.alltoall_measurements[fid].summary == SUMMARY

@@ -3,7 +3,7 @@
 import pytest
 
 import costmodel
-from costmodel.catalog import FAMILIES, Quantity, load_catalog
+from costmodel.catalog.loader import FAMILIES, Quantity, load_catalog
 
 CAT = load_catalog()
 
@@ -63,7 +63,7 @@ def test_efficiency_sources_are_measurements():
 
 @pytest.mark.parametrize("pid", costmodel.list_presets())
 def test_presets_are_valid_and_carry_claims(pid):
-    from costmodel.presets import get_preset
+    from costmodel.scenario.presets import get_preset
 
     preset = get_preset(pid)
     assert preset.claims, pid

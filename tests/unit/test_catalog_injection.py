@@ -19,9 +19,9 @@ import pytest
 import yaml
 
 import costmodel
-from costmodel.catalog import DATA_DIR, load_catalog
+from costmodel.catalog.loader import DATA_DIR, load_catalog
 from costmodel.errors import ScenarioError
-from costmodel.validation import parse_scenario_text, validate_price_book
+from costmodel.scenario.validation import parse_scenario_text, validate_price_book
 
 TWIN, DEAR = "roce-400-twin", "roce-400-dear"
 
@@ -154,7 +154,7 @@ def test_seed_rule_tiers_come_from_the_catalog_passed_in(tmp_path):
 def test_importing_the_model_reads_no_catalog(root):
     """Every module of the model imports without reading a data file (the catalog loads on first use)."""
     modules = sorted(p.stem for p in (root / "costmodel").glob("*.py") if p.stem not in ("__main__",))
-    code = ("import importlib; from costmodel.catalog import load_catalog\n"
+    code = ("import importlib; from costmodel.catalog.loader import load_catalog\n"
             f"for m in {modules!r}: importlib.import_module('costmodel.' + m if m != '__init__' else 'costmodel')\n"
             "print(load_catalog.cache_info().misses)")
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)

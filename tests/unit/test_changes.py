@@ -9,8 +9,8 @@ import sys
 import pytest
 
 import costmodel
-from costmodel.changes import Change, repair, with_change
 from costmodel.errors import ScenarioError
+from costmodel.scenario.changes import Change, repair, with_change
 
 PRESET = "seed-intro-32xA100"
 
@@ -21,7 +21,7 @@ def intro() -> costmodel.Scenario:
 
 
 def test_a_change_sets_the_field_and_leaves_the_original_alone(intro):
-    done = intro.with_change("cluster.nodes", 48)
+    done = with_change(intro, "cluster.nodes", 48)
     assert isinstance(done, Change)
     assert done.scenario.cluster.nodes == 48 and done.repaired == ()
     assert intro.cluster.nodes != 48  # the scenario is immutable: a new one is returned
@@ -32,23 +32,23 @@ def test_a_change_sets_the_field_and_leaves_the_original_alone(intro):
 
 def test_removing_the_baseline_makes_the_first_fabric_the_baseline(intro):
     others = [f for f in intro.fabrics if f != intro.baseline]
-    done = intro.with_change("fabrics", others)
+    done = with_change(intro, "fabrics", others)
     assert done.repaired == ("baseline",)
     assert done.scenario.baseline == others[0] and done.scenario.fabrics == others
 
 
 def test_instalments_beyond_a_shortened_horizon_are_cut_to_it(intro):
-    long = intro.with_change("finance.payment", "instalments").scenario
-    long = long.with_change("finance.instalment_months", 60).scenario
-    done = long.with_change("finance.horizon_years", 2)
+    long = with_change(intro, "finance.payment", "instalments").scenario
+    long = with_change(long, "finance.instalment_months", 60).scenario
+    done = with_change(long, "finance.horizon_years", 2)
     assert done.repaired == ("finance.instalment_months",)
     assert done.scenario.finance.instalment_months == 24 and done.scenario.finance.horizon_years == 2
 
 
 def test_pipeline_stages_beyond_the_node_count_are_cut_to_it(intro):
-    piped = intro.with_change("workload.parallelism", "pipeline").scenario
-    piped = piped.with_change("workload.pipeline_stages", 16).scenario
-    done = piped.with_change("cluster.nodes", 4)
+    piped = with_change(intro, "workload.parallelism", "pipeline").scenario
+    piped = with_change(piped, "workload.pipeline_stages", 16).scenario
+    done = with_change(piped, "cluster.nodes", 4)
     assert done.repaired == ("workload.pipeline_stages",)
     assert done.scenario.workload.pipeline_stages == 4
 
@@ -63,29 +63,30 @@ def test_several_repairs_are_reported_together():
 
 def test_an_invalid_change_is_refused_naming_the_field_and_its_range(intro):
     with pytest.raises(ScenarioError) as err:
-        intro.with_change("cluster.nodes", 0)
+        with_change(intro, "cluster.nodes", 0)
     assert "cluster.nodes" in str(err.value)
     with pytest.raises(ScenarioError) as err:  # not repairable: refused, not adjusted
-        intro.with_change("facility.gpu_idle_power_frac", 0.95)
+        with_change(intro, "facility.gpu_idle_power_frac", 0.95)
     assert "gpu_idle_power_frac" in str(err.value)
 
 
 def test_an_unknown_field_is_an_error(intro):
     with pytest.raises(KeyError):
-        intro.with_change("cluster.no_such_field", 1)
+        with_change(intro, "cluster.no_such_field", 1)
     with pytest.raises(KeyError):
-        intro.with_change("nowhere.nodes", 1)
+        with_change(intro, "nowhere.nodes", 1)
 
 
 def test_a_table_of_overrides_is_one_change(intro):
-    done = intro.with_change("overrides.fabric_prices", {"ib-ndr-400": {"switch_price": 1000.0}})
+    done = with_change(intro, "overrides.fabric_prices", {"ib-ndr-400": {"switch_price": 1000.0}})
     assert done.scenario.overrides.fabric_prices == {"ib-ndr-400": {"switch_price": 1000.0}}
     assert with_change(done.scenario, "overrides", {}).scenario.overrides.is_empty()
 
 
 def test_the_rule_lives_in_the_model_and_needs_no_streamlit(root):
-    code = ("import sys, costmodel; s = costmodel.load_preset('seed-intro-32xA100'); "
-            "s.with_change('fabrics', s.fabrics[1:]); "
+    code = ("import sys, costmodel; from costmodel.scenario.changes import with_change; "
+            "s = costmodel.load_preset('seed-intro-32xA100'); "
+            "with_change(s, 'fabrics', s.fabrics[1:]); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'webui')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

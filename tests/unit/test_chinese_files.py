@@ -13,9 +13,9 @@ import pytest
 from zh_words import latin_words
 
 import costmodel
-from costmodel.catalog import load_catalog
-from costmodel.export_csv import results_csv, yearly_csv
-from costmodel.export_xlsx import labels, workbook_bytes
+from costmodel.catalog.loader import load_catalog
+from costmodel.exports.csv import results_csv, yearly_csv
+from costmodel.exports.workbook import labels, workbook_bytes
 
 PRESETS = ["seed-intro-32xA100", "seed-case3-128xH100"]
 CAT = load_catalog()

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from costmodel import cli
-from costmodel.claims import WHY_EN, check_all, explanation_text
+from costmodel.catalog.formatting import format_sig
 from costmodel.errors import ScenarioError
-from costmodel.formatting import format_sig
+from costmodel.evidence.claims import WHY_EN, check_all, explanation_text
 from store.documents import import_price_book, import_scenario
 from store.errors import ImportRejected
 from webui import labels
@@ -212,7 +212,7 @@ def test_every_chinese_locale_file_uses_one_term_for_price_book_and_scenario():
 
 
 def test_format_version_refusals_read_in_chinese():
-    from costmodel import formats
+    from costmodel.scenario import formats
     from webui import labels, share
     from webui.i18n import Translator
 

@@ -9,9 +9,9 @@ import shutil
 import pytest
 import yaml
 
-from costmodel import cn_prices
-from costmodel.catalog import DATA_DIR, MARKET_FILE, load_catalog
-from costmodel.currency import reference_rate
+from costmodel.catalog import cn_prices
+from costmodel.catalog.currency import reference_rate
+from costmodel.catalog.loader import DATA_DIR, MARKET_FILE, load_catalog
 from costmodel.errors import CatalogError
 
 CAT = load_catalog()

@@ -11,8 +11,8 @@ import math
 import pytest
 
 import costmodel
-from costmodel.recommend import fixed_cluster_pick
-from costmodel.slowdown import slower_with_more_nodes
+from costmodel.analysis.slowdown import slower_with_more_nodes
+from costmodel.pipeline.recommend import fixed_cluster_pick
 from webui import compare_notes, labels, share
 from webui.durations import DAYS_PER_YEAR, DAYS_UP_TO, MONTHS_BELOW_YEARS, duration_text, months_text
 from webui.i18n import Translator

@@ -1,4 +1,4 @@
-"""Congestion at scale (costmodel/congestion.py) and in-network reduction (SHARP) in the step time."""
+"""Congestion at scale (costmodel/physics/congestion.py) and in-network reduction (SHARP) in the step time."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costmodel
-from costmodel import congestion, performance
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
+from costmodel.physics import congestion, performance
 
 CAT = load_catalog()
 SPINE = sorted({f.spine_efficiency.typical for f in CAT.fabrics.values()}

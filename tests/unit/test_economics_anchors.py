@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from costmodel import economics_check as ec
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
+from costmodel.evidence import economics_check as ec
 
 ANCHORS = {a.id: a for a in ec.load_anchors().anchors}
 CHECKS = {c.anchor.id: c for c in ec.check_all()}

@@ -12,8 +12,9 @@ from strategies import scenarios
 
 import costmodel
 from costmodel.api import _built
-from costmodel.equal_work import CASH_CATEGORIES, node_grid, size_for_work
-from costmodel.ledger import TIME_CATEGORIES
+from costmodel.money.ledger import TIME_CATEGORIES
+from costmodel.pipeline.equal_work import CASH_CATEGORIES, node_grid, size_for_work
+from costmodel.scenario.changes import with_change
 
 PRESETS = costmodel.list_presets()
 
@@ -53,11 +54,11 @@ def test_each_fabric_gets_the_fewest_nodes_that_deliver_the_plan(preset):
 
 
 def test_a_target_days_per_run_needs_more_nodes_and_is_met():
-    s = costmodel.load_preset("seed-intro-32xA100").with_change("workload.target_run_days", None).scenario
+    s = with_change(costmodel.load_preset("seed-intro-32xA100"), "workload.target_run_days", None).scenario
     free = costmodel.evaluate(s).equal_work
     assert free.target_run_days is None and free.feasible.all()
     target = 20.0
-    tight = costmodel.evaluate(s.with_change("workload.target_run_days", target).scenario).equal_work
+    tight = costmodel.evaluate(with_change(s, "workload.target_run_days", target).scenario).equal_work
     assert tight.target_run_days == target
     assert np.all(tight.nodes[tight.feasible] >= free.nodes[tight.feasible])
     assert np.all(tight.run_days[tight.feasible] <= target)
@@ -83,7 +84,7 @@ def test_the_recommendation_ranks_by_the_cost_of_the_same_work():
 
 
 def test_a_plan_no_cluster_in_the_search_can_deliver_falls_back_to_the_fixed_cluster_ranking():
-    s = costmodel.load_preset("seed-case1-8xA10").with_change("workload.target_run_days", 0.001).scenario
+    s = with_change(costmodel.load_preset("seed-case1-8xA10"), "workload.target_run_days", 0.001).scenario
     res = costmodel.evaluate(s)
     assert not res.equal_work.feasible.any() and np.isnan(res.equal_work.cost).all()
     assert res.recommendation.metric in ("tco_total", "cost_per_run")
@@ -123,7 +124,7 @@ def test_a_faster_fabric_no_dearer_per_node_never_costs_more_for_the_same_work(s
 def test_the_workbook_has_the_equal_work_sheet_with_the_models_figures(tmp_path, lang):
     import openpyxl
 
-    from costmodel.export_xlsx import labels, workbook_bytes
+    from costmodel.exports.workbook import labels, workbook_bytes
 
     s = costmodel.load_preset("seed-case3-128xH100")
     ew = costmodel.evaluate(s).equal_work

@@ -1,4 +1,4 @@
-"""The workbook's Bill of materials sheet (costmodel/export_bom.py): live formulas over the Inputs
+"""The workbook's Bill of materials sheet (costmodel/exports/bom_sheet.py): live formulas over the Inputs
 sheet that recalculate to the model's bill and network capex, in formulas and in LibreOffice."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from calc import libreoffice_values
 from test_workbook_recalc import _formulas_engine, _write
 
 import costmodel
-from costmodel.export_bom import labels
-from costmodel.export_xlsx import workbook_bytes
+from costmodel.exports.bom_sheet import labels
+from costmodel.exports.workbook import workbook_bytes
 
 PRESETS = ("seed-case1-8xA10", "seed-case2-24xA100", "seed-case3-128xH100", "seed-intro-32xA100")
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import costmodel
-from costmodel.export_csv import csv_bytes, results_csv, safe_cell, yearly_csv
+from costmodel.exports.csv import csv_bytes, results_csv, safe_cell, yearly_csv
 
 MONEY_COLUMNS = ("tco_total", "npv", "delta_vs_baseline", "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour")
 

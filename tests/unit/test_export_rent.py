@@ -1,6 +1,6 @@
-"""The workbook's "Own vs rent" sheet (costmodel/export_rent.py): rental prices as inputs, and per
+"""The workbook's "Own vs rent" sheet (costmodel/exports/rent_sheet.py): rental prices as inputs, and per
 fabric the owned cash, rented GPU-hours, rent per year and break-even utilisation equal to
-costmodel.rent, the last two as formulas over the price cells; en and zh; a note where it does not apply."""
+costmodel.analysis.rent, the last two as formulas over the price cells; en and zh; a note where it does not apply."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import openpyxl
 import pytest
 
 import costmodel
-from costmodel import rent
-from costmodel.currency import reference_rate
-from costmodel.export_rent import labels
-from costmodel.export_xlsx import workbook_bytes
+from costmodel.analysis import rent
+from costmodel.catalog.currency import reference_rate
+from costmodel.exports.rent_sheet import labels
+from costmodel.exports.workbook import workbook_bytes
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -40,7 +40,7 @@ def test_sheet_holds_the_rent_figures_and_formulas_over_the_prices(lang, tmp_pat
     for k, cls in enumerate(o.classes):
         r = _row_of(v_ws, tx["classes"][cls])
         assert [v_ws.cell(r, c).value for c in (2, 3, 4)] == pytest.approx(list(o.prices[k]))
-    names = costmodel.formatting.fabric_names(lang)
+    names = costmodel.catalog.formatting.fabric_names(lang)
     for i, fid in enumerate(o.fabric_ids):
         r = _row_of(v_ws, names[fid])
         assert v_ws.cell(r, 2).value == pytest.approx(o.owned_cash_per_year[i])

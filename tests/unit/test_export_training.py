@@ -11,11 +11,12 @@ import openpyxl
 import pytest
 
 import costmodel
-from costmodel import calibration, nccl_tests
-from costmodel.export_training import RESULT_ROWS
-from costmodel.export_xlsx import labels, workbook_bytes
-from costmodel.schema import Scenario
-from costmodel.stages.topology import BOM_KEYS
+from costmodel.exports.training_sheet import RESULT_ROWS
+from costmodel.exports.workbook import labels, workbook_bytes
+from costmodel.physics import calibration, nccl_tests
+from costmodel.pipeline.stages.topology import BOM_KEYS
+from costmodel.scenario.changes import with_change
+from costmodel.scenario.schema import Scenario
 
 CJK = re.compile(r"[\u3400-\u9fff\uff00-\uffef]")
 NCCL = Path(__file__).resolve().parents[1] / "data" / "nccl"
@@ -27,10 +28,10 @@ def moe_measured() -> Scenario:
     for path, value in (("cluster.gpu", "h100"), ("cluster.nics_per_node", 8), ("cluster.nodes", 64),
                         ("workload.experts", 64), ("workload.top_k", 8), ("workload.parallelism", "best"),
                         ("cluster.in_network_reduction", True)):
-        s = s.with_change(path, value).scenario
+        s = with_change(s, path, value).scenario
     log = (NCCL / "allreduce_h100_8nodes_nccl-tests-309.log").read_text(encoding="utf-8")
     doc = calibration.measurement(nccl_tests.fit(nccl_tests.parse(log)))
-    return s.with_change("measurements", {"ib-ndr-400": doc}).scenario
+    return with_change(s, "measurements", {"ib-ndr-400": doc}).scenario
 
 
 def _sheet(scenario: Scenario, lang: str, tmp_path):
@@ -94,13 +95,13 @@ def test_training_sheet_shows_the_plan_topology_and_measurement(tmp_path, lang):
     cell = next(c for c in ws["B"] if c.value == 1 and c.row == _row_of(ws, tt["cluster"]["in_network_reduction"]))
     assert cell.number_format == tt["on_off"]
     m = scenario.measurements["ib-ndr-400"]
-    ib_name = costmodel.catalog.load_catalog().fabrics["ib-ndr-400"]
+    ib_name = costmodel.catalog.loader.load_catalog().fabrics["ib-ndr-400"]
     ib = rows[ib_name.name_zh if lang == "zh" else ib_name.name]
     assert ib[:6] == ["all_reduce", pytest.approx(m.alpha_us), pytest.approx(m.busbw_GBps), m.hosts, m.ranks,
                       m.summary]
     for f in scenario.fabrics:
         if f != "ib-ndr-400":
-            name = costmodel.catalog.load_catalog().fabrics[f]
+            name = costmodel.catalog.loader.load_catalog().fabrics[f]
             assert rows[name.name_zh if lang == "zh" else name.name][0] == tt["no_measurement"]
 
 
@@ -111,7 +112,7 @@ def _row_of(ws, label: str) -> int:
 def test_chinese_training_sheet_has_no_stray_english(tmp_path):
     scenario = moe_measured()
     ws = _sheet(scenario, "zh", tmp_path)
-    names = {costmodel.catalog.load_catalog().fabrics[f].name_zh for f in scenario.fabrics}
+    names = {costmodel.catalog.loader.load_catalog().fabrics[f].name_zh for f in scenario.fabrics}
     m = scenario.measurements["ib-ndr-400"]
     allowed = names | {m.summary, m.collective, "—"}
     texts = [c.value for row in ws.iter_rows() for c in row

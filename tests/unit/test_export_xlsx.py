@@ -10,10 +10,10 @@ import openpyxl
 import pytest
 
 import costmodel
-from costmodel.catalog import load_catalog
-from costmodel.export_xlsx import fabric_sheet_names, labels, workbook_bytes
-from costmodel.formatting import fabric_names
-from costmodel.ledger import CATEGORIES
+from costmodel.catalog.formatting import fabric_names
+from costmodel.catalog.loader import load_catalog
+from costmodel.exports.workbook import fabric_sheet_names, labels, workbook_bytes
+from costmodel.money.ledger import CATEGORIES
 
 #: the cash-flow sheets' total column: year, one column per category, total
 TOTAL_COL = chr(ord("A") + len(CATEGORIES) + 1)

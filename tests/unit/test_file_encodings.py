@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from costmodel import encodings
+from costmodel.scenario import encodings
 from store import ImportRejected
 from store.documents import import_price_book, import_scenario
 from webui import labels

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from costmodel import finance
+from costmodel.money import finance
 
 
 @settings(max_examples=100, deadline=None)

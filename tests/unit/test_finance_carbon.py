@@ -22,14 +22,14 @@ from hypothesis import strategies as st
 from strategies import scenarios
 
 import costmodel
-from costmodel import finance, ledger
+from costmodel.catalog.formatting import fabric_names
+from costmodel.catalog.regions import DATA_FILE
 from costmodel.errors import ScenarioError
-from costmodel.export_xlsx import fabric_sheet_names, workbook_bytes
-from costmodel.formatting import fabric_names
-from costmodel.inputs import build
-from costmodel.presets import list_presets, load_preset
-from costmodel.regions import DATA_FILE
-from costmodel.tco import CAPEX_CATEGORIES, CATEGORIES, compute
+from costmodel.exports.workbook import fabric_sheet_names, workbook_bytes
+from costmodel.money import finance, ledger
+from costmodel.pipeline.inputs import build
+from costmodel.pipeline.tco import CAPEX_CATEGORIES, CATEGORIES, compute
+from costmodel.scenario.presets import list_presets, load_preset
 
 PRESETS = list_presets()
 DATA = yaml.safe_load(DATA_FILE.read_text(encoding="utf-8"))
@@ -227,7 +227,7 @@ def test_results_carry_after_tax_and_carbon_figures_per_fabric():
 
 
 def test_tornado_swings_the_tax_inputs_on_the_after_tax_tco():
-    from costmodel.uncertainty import tornado
+    from costmodel.analysis.uncertainty import tornado
 
     s = _with(load_preset("seed-intro-32xA100"), finance={"tax_region": "us"})
     df = tornado(s, "ib-ndr-400", metric="tco_after_tax")
@@ -313,7 +313,7 @@ def test_libreoffice_recalculates_the_after_tax_columns(tmp_path):
 def test_the_results_csv_carries_after_tax_money_in_the_shown_currency_and_carbon():
     import csv
 
-    from costmodel.export_csv import results_csv
+    from costmodel.exports.csv import results_csv
 
     res = costmodel.evaluate(_with(load_preset("seed-case1-8xA10"), finance={"tax_region": "us"}))
     rows = list(csv.DictReader(io.StringIO(results_csv(res, "CNY", 7.0))))

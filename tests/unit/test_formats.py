@@ -10,9 +10,10 @@ import pytest
 from format_fixtures import MANIFEST, assert_same_results, assert_same_scenario, figures, v1_file, without_added_prices
 
 import costmodel
-from costmodel import formats, presets
+from costmodel import api
 from costmodel.errors import ScenarioError
-from costmodel.price_books import quote_only
+from costmodel.scenario import formats, presets
+from costmodel.scenario.price_books import quote_only
 from store import documents
 from store.errors import ImportRejected
 from webui import share
@@ -112,7 +113,8 @@ def test_a_link_of_a_newer_or_unknown_format_is_refused_with_a_message():
 # -- the current snapshot is today's presets (else: a new format is needed) --------------------
 def test_the_current_formats_frozen_presets_are_the_live_presets():
     """Fails when a preset or a schema default changes without a new format: bump formats.CURRENT,
-    register a migration and run ``python -m costmodel.formats snapshot`` (see costmodel/formats.py)."""
+    register a migration and run ``python -m costmodel.scenario.formats snapshot``
+    (see costmodel/scenario/formats.py)."""
     assert formats.bases(formats.CURRENT) == formats.live_bases()
     assert list(formats.bases(formats.CURRENT)) == share.preset_ids()
 
@@ -198,7 +200,7 @@ def test_a_renamed_field_is_migrated_through_every_step_in_order():
 
 # -- the recomputation check ---------------------------------------------------------------------
 def test_changes_reports_figures_that_moved_by_more_than_a_tenth_of_a_percent():
-    now = formats.summarize(documents.import_scenario(_v1_file("seed-case3-128xH100")))
+    now = api.summarize(documents.import_scenario(_v1_file("seed-case3-128xH100")))
     assert now["model"]["format"] == formats.CURRENT and len(now["model"]["data"]) == 16
     assert formats.changes(now, now) == []
     assert formats.changes(None, now) == []  # saved before summaries: nothing to say
@@ -234,7 +236,7 @@ _BEYOND = {"fabrics": {"roce-400": {"ops_factor": 50.0, "cpu_cores_per_100gbps":
 
 
 def _lowered(scenario: costmodel.Scenario) -> None:
-    from costmodel.schema import FABRIC_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
+    from costmodel.scenario.schema import FABRIC_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
 
     fabric = scenario.overrides.fabrics["roce-400"]
     assert fabric == {k: FABRIC_OVERRIDE_BOUNDS[k][1] for k in fabric}

@@ -7,7 +7,7 @@ import pytest
 
 import costmodel
 from costmodel.errors import ScenarioError
-from costmodel.validation import validate_scenario
+from costmodel.scenario.validation import validate_scenario
 from webui.i18n import catalog
 
 

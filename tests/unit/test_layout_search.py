@@ -1,4 +1,4 @@
-"""The layout search (parallelism "best", costmodel/layout.py) and the memory of a layout.
+"""The layout search (parallelism "best", costmodel/physics/layout.py) and the memory of a layout.
 
 Memory against published figures (ZeRO's 16 bytes per parameter and its Figure 1; Korthikanti et
 al.'s activations per layer); the search never returns a layout that does not fit memory, and
@@ -14,10 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import costmodel
-from costmodel import layout, transformer
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
 from costmodel.errors import CatalogError
-from costmodel.schema import Scenario
+from costmodel.physics import layout, transformer
+from costmodel.scenario.changes import with_change
+from costmodel.scenario.schema import Scenario
 
 CAT = load_catalog()
 GIB, GB = 2.0**30, 1e9
@@ -73,7 +74,7 @@ def test_the_grid_is_read_from_its_data_file_with_sources(tmp_path):
 
 def _memory_independently(s: Scenario, m: dict) -> float:
     """Memory per GPU [GB] of the layout in metrics ``m``, from transformer's functions alone."""
-    p = costmodel.inputs.build(s).inputs
+    p = costmodel.pipeline.inputs.build(s).inputs
     tp, pp, dp, vp, z = (m[k] for k in ("layout_tp", "layout_pp", "layout_dp", "layout_vp", "layout_zero"))
     b, mb, rec = m["layout_micro_seqs"], m["layout_microbatches"], m["layout_recompute"]
     params, layers = float(p.params[0, 0]), float(p.n_layers[0, 0])
@@ -158,12 +159,12 @@ def test_a_fixed_layout_that_does_not_fit_says_so():
     s = _scenario(8, "a100-40", ("ib-ndr-400",), parallelism="dp", tensor_parallel=1, model_params_b=30.0)
     m = costmodel.evaluate(s).fabrics[0].metrics
     assert m["fits_memory"] == 0.0 and m["memory_gb_per_gpu"] > 30 * 2 + 30 * 2  # full weights + grads
-    ok = costmodel.evaluate(s.with_change("workload.parallelism", "best").scenario).fabrics[0].metrics
+    ok = costmodel.evaluate(with_change(s, "workload.parallelism", "best").scenario).fabrics[0].metrics
     assert ok["fits_memory"] == 1.0
 
 
 def test_each_fabric_gets_its_own_layout_and_a_sweep_in_chunks_agrees_with_evaluate(monkeypatch):
-    s = costmodel.load_preset("seed-intro-32xA100").with_change("workload.parallelism", "best").scenario
+    s = with_change(costmodel.load_preset("seed-intro-32xA100"), "workload.parallelism", "best").scenario
     res = costmodel.evaluate(s)
     layouts = {tuple(f.metrics[k] for k in ("layout_tp", "layout_pp", "layout_vp")) for f in res.fabrics}
     assert len(layouts) > 1  # a slow fabric prefers less data-parallel traffic
@@ -176,11 +177,11 @@ def test_each_fabric_gets_its_own_layout_and_a_sweep_in_chunks_agrees_with_evalu
 
 
 def test_monte_carlo_keeps_each_fabrics_layout_from_the_typical_values():
-    from costmodel.inputs import build
-    from costmodel.tco import compute
-    from costmodel.uncertainty import _draw, layout_at_typical, monte_carlo
+    from costmodel.analysis.uncertainty import _draw, layout_at_typical, monte_carlo
+    from costmodel.pipeline.inputs import build
+    from costmodel.pipeline.tco import compute
 
-    s = costmodel.load_preset("seed-intro-32xA100").with_change("workload.parallelism", "best").scenario
+    s = with_change(costmodel.load_preset("seed-intro-32xA100"), "workload.parallelism", "best").scenario
     built = build(s)
     p, st_fixed = layout_at_typical(built.inputs, built.structure)
     searched, fixed = compute(built.inputs, built.structure).metrics, compute(p, st_fixed).metrics
@@ -207,9 +208,9 @@ def test_the_results_csv_carries_each_fabrics_layout():
     import csv
     import io
 
-    from costmodel.export_csv import results_csv
+    from costmodel.exports.csv import results_csv
 
-    s = costmodel.load_preset("seed-intro-32xA100").with_change("workload.parallelism", "best").scenario
+    s = with_change(costmodel.load_preset("seed-intro-32xA100"), "workload.parallelism", "best").scenario
     res = costmodel.evaluate(s)
     rows = {r["fabric"]: r for r in csv.DictReader(io.StringIO(results_csv(res)))}
     for f in res.fabrics:

@@ -1,5 +1,5 @@
 """One layout text ("TP 8 × PP 4 × DP 16, ZeRO-1, …") for the pages and the workbook
-(costmodel/layout_text.py): both callers give exactly the strings they gave before it was shared
+(costmodel/exports/layout_text.py): both callers give exactly the strings they gave before it was shared
 (written here literally from their output of commit 20fac22), in English and Chinese."""
 
 from __future__ import annotations
@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 
 import costmodel
-from costmodel import export_training, layout_text
-from costmodel.export_xlsx import labels as export_labels
+from costmodel.exports import layout_text
+from costmodel.exports import training_sheet as export_training
+from costmodel.exports.workbook import labels as export_labels
+from costmodel.scenario.changes import with_change
 from webui import layouts
 from webui.i18n import Translator
 
@@ -47,7 +49,7 @@ def test_pages_and_workbook_write_the_layout_as_before(lang):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_searched_layout_of_a_result_reads_as_before(lang):
-    s = costmodel.load_preset("seed-case3-128xH100").with_change("workload.parallelism", "best").scenario
+    s = with_change(costmodel.load_preset("seed-case3-128xH100"), "workload.parallelism", "best").scenario
     m = costmodel.evaluate(s).fabric("tcp-100").metrics
     assert layouts.layout_text(Translator(lang), m) == SEARCHED[lang]
     assert export_training.layout_text(export_labels(lang)["training"], m) == SEARCHED[lang]

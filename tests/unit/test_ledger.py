@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costmodel
-from costmodel import finance, ledger
-from costmodel.inputs import Inputs, build
-from costmodel.tco import CATEGORIES, compute
+from costmodel.money import finance, ledger
+from costmodel.pipeline.inputs import Inputs, build
+from costmodel.pipeline.tco import CATEGORIES, compute
 
 INPUT_NAMES = {f.name for f in dataclasses.fields(Inputs)}
 DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "reused_switches", "dac_cables", "aec_cables",

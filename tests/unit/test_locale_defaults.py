@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 import costmodel
-from costmodel import locale_defaults as ld
-from costmodel.catalog import load_catalog
-from costmodel.currency import reference_rate
-from costmodel.presets import list_presets, load_preset
+from costmodel.catalog.currency import reference_rate
+from costmodel.catalog.loader import load_catalog
+from costmodel.scenario import locale_defaults as ld
+from costmodel.scenario.changes import with_change
+from costmodel.scenario.presets import list_presets, load_preset
 
 FX = reference_rate("USD", "CNY")
 ZH = ld.defaults("zh")
@@ -40,9 +41,9 @@ def test_the_china_power_price_is_sourced_and_ranged():
 
 def test_a_switch_keeps_what_the_user_chose():
     base = load_preset("seed-intro-32xA100")
-    mine = base.with_change("facility.grid_region", "eu").scenario
-    mine = mine.with_change("operations.staff_cost_per_fte_year", 90_000).scenario
-    mine = mine.with_change("cluster.nodes", 64).scenario
+    mine = with_change(base, "facility.grid_region", "eu").scenario
+    mine = with_change(mine, "operations.staff_cost_per_fte_year", 90_000).scenario
+    mine = with_change(mine, "cluster.nodes", 64).scenario
     zh = ld.follow(mine, base, "en", "zh")
     assert zh.facility.grid_region == "eu" and zh.finance.tax_region == "cn" and zh.cluster.nodes == 64
     assert zh.operations.staff_cost_per_fte_year == pytest.approx(90_000 * FX)  # the same worth, in CNY
@@ -51,7 +52,7 @@ def test_a_switch_keeps_what_the_user_chose():
 
 def test_a_chinese_choice_is_kept_when_switching_to_english():
     base = load_preset("seed-case3-128xH100")
-    zh = ld.localize(base, "zh").with_change("facility.electricity_price_per_kwh", 0.4).scenario
+    zh = with_change(ld.localize(base, "zh"), "facility.electricity_price_per_kwh", 0.4).scenario
     en = ld.follow(zh, base, "zh", "en")
     assert en.price_book == "public" and en.facility.grid_region == "us"
     assert en.facility.electricity_price_per_kwh == pytest.approx(0.4 / FX)
@@ -59,7 +60,7 @@ def test_a_chinese_choice_is_kept_when_switching_to_english():
 
 def test_edited_prices_pin_the_book_and_the_power_price_follows_in_its_currency():
     base = load_preset("seed-intro-32xA100")
-    edited = base.with_change("overrides.fabric_prices", {"tcp-100": {"nic_price": 700.0}}).scenario
+    edited = with_change(base, "overrides.fabric_prices", {"tcp-100": {"nic_price": 700.0}}).scenario
     assert not ld.book_free(edited)
     zh = ld.follow(edited, base, "en", "zh")
     assert zh.price_book == "public" and zh.overrides == edited.overrides  # USD prices stay USD
@@ -75,7 +76,7 @@ def test_a_language_without_defaults_changes_nothing():
 
 def test_restate_moves_every_amount_to_another_book_and_back():
     base = load_preset("seed-intro-32xA100")
-    zh = ld.localize(base, "zh").with_change("overrides.fabric_prices", {"tcp-100": {"nic_price": 7100.0}}).scenario
+    zh = with_change(ld.localize(base, "zh"), "overrides.fabric_prices", {"tcp-100": {"nic_price": 7100.0}}).scenario
     usd = ld.restate(zh, "public")
     assert usd.price_book == "public" and usd.overrides.fabric_prices == {"tcp-100": {"nic_price": 1000.0}}
     assert usd.facility.electricity_price_per_kwh == pytest.approx(0.62 / FX)
@@ -86,7 +87,7 @@ def test_restate_moves_every_amount_to_another_book_and_back():
 
 def test_a_field_set_to_the_other_languages_default_is_still_the_users():
     base = load_preset("seed-intro-32xA100")
-    mine = base.with_change("facility.grid_region", "cn").scenario
+    mine = with_change(base, "facility.grid_region", "cn").scenario
     zh = ld.follow(mine, base, "en", "zh", keep=frozenset({"facility.grid_region"}))
     en = ld.follow(zh, base, "zh", "en", keep=frozenset({"facility.grid_region"}))
     assert en.facility.grid_region == "cn" and en == mine

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 import costmodel
-from costmodel.validation import MAX_DEPTH, MAX_SCENARIO_BYTES
+from costmodel.scenario.validation import MAX_DEPTH, MAX_SCENARIO_BYTES
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data" / "malformed"

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import costmodel
-from costmodel.catalog import load_catalog
-from costmodel.recommend import seed_rule
+from costmodel.catalog.loader import load_catalog
+from costmodel.pipeline.recommend import seed_rule
 
 
 def preset_data(**groups) -> dict:
@@ -101,7 +101,7 @@ def test_payback_and_irr_of_an_upgrade():
         cum = np.cumsum(savings)
         assert cum[int(np.ceil(ib.payback_years))] >= -1e-6
     if ib.irr is not None:
-        assert abs(costmodel.finance.npv(ib.irr, savings)) < 1e-6 * abs(savings[0])
+        assert abs(costmodel.money.finance.npv(ib.irr, savings)) < 1e-6 * abs(savings[0])
 
 
 def test_more_rails_shorten_a_network_bound_run():
@@ -155,7 +155,7 @@ def test_recommendation_reasons_when_voices_differ():
 
 
 def test_daly_interval_is_public():
-    assert costmodel.reliability.daly_interval(60.0, 86_400.0) == pytest.approx(3180.062, abs=0.001)
+    assert costmodel.physics.reliability.daly_interval(60.0, 86_400.0) == pytest.approx(3180.062, abs=0.001)
 
 
 def test_overrides_change_exactly_what_they_say():
@@ -173,7 +173,7 @@ def test_overrides_change_exactly_what_they_say():
 
 
 def test_an_overridden_quantity_is_no_longer_uncertain():
-    from costmodel.inputs import build
+    from costmodel.pipeline.inputs import build
 
     data = costmodel.load_preset("seed-case2-24xA100").model_dump()
     data["overrides"] = {"fabric_prices": {"ib-ndr-400": {"switch_price": 30000.0}}}
@@ -202,8 +202,8 @@ def test_bad_overrides_name_the_field(overrides, fragment):
 
 
 def test_a_batch_varying_only_a_price_broadcasts():
-    from costmodel.inputs import build
-    from costmodel.tco import compute
+    from costmodel.pipeline.inputs import build
+    from costmodel.pipeline.tco import compute
 
     built = build(costmodel.load_preset("seed-case2-24xA100"))
     prices = np.array([[0.05], [0.10], [0.20]])

@@ -15,8 +15,9 @@ from pydantic import ValidationError
 
 import costmodel
 import store
-from costmodel import breakeven, formats, uncertainty, validation
+from costmodel.analysis import breakeven, uncertainty
 from costmodel.errors import ChoiceError, CodedError, FieldError, InputError, RangeError, ScenarioError
+from costmodel.scenario import formats, validation
 from store.documents import import_scenario
 from store.errors import ImportRejected, NotFound
 from webui import labels, share

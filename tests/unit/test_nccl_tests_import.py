@@ -1,4 +1,4 @@
-"""Importing nccl-tests logs (costmodel/nccl_tests.py): real logs from public threads are read with
+"""Importing nccl-tests logs (costmodel/physics/nccl_tests.py): real logs from public threads are read with
 their ranks, hosts, GPU and NCCL version; the α–β fit recovers the bandwidth the log measured at its
 largest sizes and the bandwidth and latency of synthetic logs; two-node and single-node runs are
 flagged; anything else gets one clear error naming the field ``nccl_log``.
@@ -17,8 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from costmodel import nccl_tests as nt
 from costmodel.errors import CodedError, InputError, NcclLogError
+from costmodel.physics import nccl_tests as nt
 
 DATA = Path(__file__).parents[1] / "data" / "nccl"
 LOGS = {p.name: p.read_text(encoding="utf-8") for p in DATA.glob("*.log")}

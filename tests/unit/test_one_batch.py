@@ -1,5 +1,5 @@
 """evaluate runs the scenario, its always-busy twin and the equal-work node grid in one batch
-(costmodel.tco.Modes): each part must equal what its own separate call gives."""
+(costmodel.pipeline.tco.Modes): each part must equal what its own separate call gives."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 
 import costmodel
 from costmodel.api import _built
-from costmodel.equal_work import always_busy, size_for_work
-from costmodel.tco import Modes, compute
+from costmodel.pipeline.equal_work import always_busy, size_for_work
+from costmodel.pipeline.tco import Modes, compute
 
 VARIANTS = {
     "as_is": {},

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costmodel
-from costmodel import price_books
-from costmodel.catalog import load_catalog
-from costmodel.schema import DISCOUNT_CATEGORIES, DerivedPriceBook, Scenario
+from costmodel.catalog.loader import load_catalog
+from costmodel.scenario import price_books
+from costmodel.scenario.schema import DISCOUNT_CATEGORIES, DerivedPriceBook, Scenario
 
 PUBLIC = load_catalog().price_book("public")
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 from strategies import extreme_scenarios, scenarios
 
 import costmodel
-from costmodel.inputs import build
-from costmodel.tco import CATEGORIES, compute
+from costmodel.pipeline.inputs import build
+from costmodel.pipeline.tco import CATEGORIES, compute
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 REL = 1e-9

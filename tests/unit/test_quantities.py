@@ -15,12 +15,16 @@ import numpy as np
 import pytest
 from pydantic import BaseModel
 
-from costmodel import breakeven, export_xlsx, inputs, quantities, schema, uncertainty
-from costmodel.catalog import FabricPrices, FabricSpec, GpuPrices, GpuSpec, Quantity, load_catalog
+from costmodel import quantities
+from costmodel.analysis import breakeven, uncertainty
+from costmodel.catalog.loader import FabricPrices, FabricSpec, GpuPrices, GpuSpec, Quantity, load_catalog
 from costmodel.errors import CatalogError, ScenarioError
-from costmodel.presets import list_presets, load_preset
-from costmodel.schema import DerivedPriceBook, Scenario
-from costmodel.validation import field_bounds, validate_scenario
+from costmodel.exports import workbook as export_xlsx
+from costmodel.pipeline import inputs
+from costmodel.scenario import schema
+from costmodel.scenario.presets import list_presets, load_preset
+from costmodel.scenario.schema import DerivedPriceBook, Scenario
+from costmodel.scenario.validation import field_bounds, validate_scenario
 from webui.i18n import catalog
 
 REG = quantities.registry()

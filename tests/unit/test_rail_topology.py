@@ -1,4 +1,4 @@
-"""Rail-optimised leaves, oversubscription, tiers and link media (costmodel.rails, costmodel.media,
+"""Rail-optimised leaves, oversubscription, tiers and link media (costmodel.physics.rails, costmodel.physics.media,
 stages.topology), checked against NVIDIA's published SuperPOD component counts and by properties."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costmodel
-from costmodel import media, rails, topology
-from costmodel.inputs import build
-from costmodel.schema import Scenario
-from costmodel.stages.batch import broadcast_inputs
-from costmodel.stages.topology import BOM_KEYS
-from costmodel.stages.topology import topology as topo_stage
+from costmodel.physics import media, rails, topology
+from costmodel.pipeline.inputs import build
+from costmodel.pipeline.stages.batch import broadcast_inputs
+from costmodel.pipeline.stages.topology import BOM_KEYS
+from costmodel.pipeline.stages.topology import topology as topo_stage
+from costmodel.scenario.schema import Scenario
 
 A = np.array
 
@@ -58,7 +58,7 @@ def test_counts_match_nvidia_superpod_tables(nodes, radix, tiers, leaves, spines
 
 @pytest.mark.parametrize("k", [32.0, 40.0, 64.0, 144.0])
 def test_one_rail_non_blocking_is_the_fat_tree(k):
-    """r = 1, o = 1 reduces to the k-ary fat tree of costmodel.topology (tiers, switches, links)."""
+    """r = 1, o = 1 reduces to the k-ary fat tree of costmodel.physics.topology (tiers, switches, links)."""
     e = np.array([1, 2, 31, 32, 33, 64, 65, 100, 1000, 2048, 2049, 5000, 30000, 65536, 70000], dtype=float)
     new = rails.rail_fabric(e, A(1.0), A(k), A(1.0))
     old = topology.bill_of_materials(e, A(k))
@@ -208,7 +208,7 @@ def test_bill_of_materials_reaches_the_outputs_and_the_ledger_prices_media():
     sc = Scenario(fabrics=["ib-ndr-400"], baseline="ib-ndr-400",
                   cluster={"nodes": 128, "gpu": "h100", "nics_per_node": 8})
     b = build(sc)
-    out = costmodel.tco.compute(b.inputs, b.structure)
+    out = costmodel.pipeline.tco.compute(b.inputs, b.structure)
     assert set(out.bom) == set(BOM_KEYS)
     d, p = out.drivers, broadcast_inputs(b.inputs)
     expected = (d["dac_cables"] * p.cable_price + d["aec_cables"] * p.aec_price + d["aoc_cables"] * p.aoc_price
@@ -242,7 +242,7 @@ def test_media_rows_are_taken_by_port_rate_and_must_order_their_reaches(tmp_path
 
     import yaml
 
-    from costmodel.catalog import DATA_DIR, load_catalog
+    from costmodel.catalog.loader import DATA_DIR, load_catalog
     from costmodel.errors import CatalogError
 
     cat = load_catalog()

@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 from zh_words import CITED, latin_words
 
-from costmodel.catalog import Reference, load_catalog
+from costmodel.catalog.loader import Reference, load_catalog
 from webui import labels
 from webui.i18n import Translator
 

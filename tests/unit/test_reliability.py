@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from costmodel import reliability
+from costmodel.physics import reliability
 
 
 def test_daly_reduces_to_young_when_save_time_is_small():

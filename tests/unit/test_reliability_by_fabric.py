@@ -12,14 +12,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costmodel
-from costmodel import reliability as rel
 from costmodel.api import evaluate
-from costmodel.catalog import load_catalog
-from costmodel.inputs import build
-from costmodel.schema import Scenario
-from costmodel.stages.batch import broadcast_inputs
-from costmodel.stages.reliability import reliability
-from costmodel.stages.topology import topology
+from costmodel.catalog.loader import load_catalog
+from costmodel.physics import reliability as rel
+from costmodel.pipeline.inputs import build
+from costmodel.pipeline.stages.batch import broadcast_inputs
+from costmodel.pipeline.stages.reliability import reliability
+from costmodel.pipeline.stages.topology import topology
+from costmodel.scenario.schema import Scenario
 
 CAT = load_catalog()
 LLAMA_HOURS = 54 * 24  # Llama 3's snapshot [h]

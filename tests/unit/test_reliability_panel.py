@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 import costmodel
-from costmodel.inputs import build
-from costmodel.reliability import CAUSES
+from costmodel.physics.reliability import CAUSES
+from costmodel.pipeline.inputs import build
 from webui import labels, reliability_panel
 from webui.i18n import Translator
 
@@ -43,9 +43,9 @@ def test_the_workbooks_reliability_sheet_holds_each_fabrics_figures():
 
     import openpyxl
 
-    from costmodel.export_reliability import ROWS
-    from costmodel.export_xlsx import labels as xlsx_labels
-    from costmodel.export_xlsx import workbook_bytes
+    from costmodel.exports.reliability_sheet import ROWS
+    from costmodel.exports.workbook import labels as xlsx_labels
+    from costmodel.exports.workbook import workbook_bytes
 
     scenario = costmodel.load_preset("seed-intro-32xA100")
     res = costmodel.evaluate(scenario)

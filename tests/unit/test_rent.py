@@ -1,4 +1,4 @@
-"""Own vs rent (costmodel.rent): the rental table's data, the formulas against the result's own
+"""Own vs rent (costmodel.analysis.rent): the rental table's data, the formulas against the result's own
 figures, the reference fabric, currency, refusals, and the monotonic properties the issue asks for."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from strategies import scenarios
 
 import costmodel
-from costmodel import rent
-from costmodel.catalog import CatalogError, load_catalog
-from costmodel.currency import reference_rate
+from costmodel.analysis import rent
+from costmodel.catalog.currency import reference_rate
+from costmodel.catalog.loader import CatalogError, load_catalog
 
 CAT = load_catalog()
 TABLE = rent.load_rental_table()

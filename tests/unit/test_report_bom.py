@@ -30,7 +30,7 @@ def test_the_report_lists_each_fabrics_bill_and_its_total(lang):
 
 def test_a_negotiated_quote_shows_no_item_prices_in_the_report():
     s = costmodel.load_preset("seed-intro-32xA100")
-    from costmodel.schema import DerivedPriceBook
+    from costmodel.scenario.schema import DerivedPriceBook
 
     quoted = s.model_copy(update={"custom_price_book": DerivedPriceBook(name="q", discounts={})})
     doc = html.unescape(report_html(quoted, lang="en", currency="USD"))

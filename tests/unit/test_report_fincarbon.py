@@ -11,8 +11,8 @@ import pytest
 from zh_words import latin_words
 
 import costmodel
-from costmodel.formatting import format_number
-from costmodel.presets import load_preset
+from costmodel.catalog.formatting import format_number
+from costmodel.scenario.presets import load_preset
 from webui import labels
 from webui.i18n import Translator
 from webui.report_fincarbon import fincarbon_section
@@ -46,7 +46,7 @@ def test_section_shows_after_tax_and_carbon_per_fabric(lang):
         assert float(tax_row[2]) < float(tax_row[1])
         assert co2_row[2] == format_number(f.metrics["energy_kwh_per_year"] * 0.5306 / f.metrics["runs_per_year"]
                                            / 1000, 1)
-    ref = costmodel.catalog.load_catalog().references
+    ref = costmodel.catalog.loader.load_catalog().references
     assert html.escape(labels.reference_title(t, ref["cn-eit-law"])) in out
     assert html.escape(labels.reference_title(t, ref["cn-grid-factor"])) in out
     if lang == "zh":

@@ -10,7 +10,8 @@ import re
 import pytest
 
 import costmodel
-from costmodel.catalog import load_catalog
+from costmodel.catalog.loader import load_catalog
+from costmodel.scenario.changes import with_change
 from webui.i18n import Translator
 from webui.money import Money
 from webui.report_pdf import CHART_H, FABRICS_PER_TABLE, report_html
@@ -18,9 +19,9 @@ from webui.report_pdf import CHART_H, FABRICS_PER_TABLE, report_html
 
 def _scenario(fabrics: int) -> costmodel.Scenario:
     s = costmodel.load_preset("seed-intro-32xA100")
-    s = s.with_change("cluster.gpu", "h100").scenario.with_change("cluster.nodes", 64).scenario
+    s = with_change(with_change(s, "cluster.gpu", "h100").scenario, "cluster.nodes", 64).scenario
     every = list(load_catalog().fabrics)
-    return s.with_change("fabrics", (list(s.fabrics) + [f for f in every if f not in s.fabrics])[:fabrics]).scenario
+    return with_change(s, "fabrics", (list(s.fabrics) + [f for f in every if f not in s.fabrics])[:fabrics]).scenario
 
 
 @pytest.fixture(scope="module")

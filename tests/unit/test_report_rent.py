@@ -1,4 +1,4 @@
-"""The PDF report's "Own vs rent" section (webui/report_rent.py): the tables carry costmodel.rent's
+"""The PDF report's "Own vs rent" section (webui/report_rent.py): the tables carry costmodel.analysis.rent's
 figures in en and zh (no stray English in Chinese), the report includes it, and fabric scope or a GPU
 without rental prices says why instead of showing tables."""
 
@@ -11,7 +11,7 @@ import pytest
 from zh_words import latin_words
 
 import costmodel
-from costmodel import rent
+from costmodel.analysis import rent
 from webui import labels
 from webui.i18n import Translator
 from webui.money import Money

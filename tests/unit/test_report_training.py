@@ -10,7 +10,8 @@ import pytest
 from test_export_training import moe_measured
 
 import costmodel
-from costmodel.formatting import format_number, format_share
+from costmodel.catalog.formatting import format_number, format_share
+from costmodel.scenario.changes import with_change
 from webui import labels
 from webui.i18n import Translator
 from webui.layouts import layout_text
@@ -57,7 +58,7 @@ def test_section_has_the_plan_and_each_fabrics_layout_step_and_memory(lang):
 def test_a_measurement_header_is_escaped():
     scenario = moe_measured()
     doc = scenario.measurements["ib-ndr-400"].model_dump() | {"summary": "all_reduce <b>x</b> & y"}
-    scenario = scenario.with_change("measurements", {"ib-ndr-400": doc}).scenario
+    scenario = with_change(scenario, "measurements", {"ib-ndr-400": doc}).scenario
     t = Translator("en")
     out = training_section(t, scenario, costmodel.evaluate(scenario), labels.fabric_names(t), _table)
     assert "<b>x</b>" not in out and "all_reduce &lt;b&gt;x&lt;/b&gt; &amp; y" in out
@@ -76,7 +77,7 @@ def test_the_plan_table_names_the_gpu_first():
     from webui.i18n import Translator
     from webui.report_training import plan_rows
 
-    s = costmodel.load_preset("seed-intro-32xA100").with_change("cluster.gpu", "h100").scenario
+    s = with_change(costmodel.load_preset("seed-intro-32xA100"), "cluster.gpu", "h100").scenario
     for lang in ("zh", "en"):
         t = Translator(lang)
         rows = plan_rows(t, s)

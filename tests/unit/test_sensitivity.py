@@ -1,4 +1,4 @@
-"""Bandwidth sensitivity (costmodel/sensitivity.py): the curve of a published run against the
+"""Bandwidth sensitivity (costmodel/evidence/sensitivity.py): the curve of a published run against the
 achievable inter-node bandwidth per GPU, its limit, its knee, and the catalog fabrics on it."""
 
 from __future__ import annotations
@@ -9,10 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import costmodel.sensitivity as sens
-from costmodel import evaluate, tco
+import costmodel.evidence.sensitivity as sens
+from costmodel import evaluate
 from costmodel.errors import ScenarioError
-from costmodel.runs import catalog_of, check_runs, load_runs, scenario_of
+from costmodel.evidence.runs import catalog_of, check_runs, load_runs, scenario_of
+from costmodel.pipeline import tco
 
 RUNS = {r["id"]: r for r in load_runs()}
 REFS = list(sens.settings()["references"])
@@ -24,7 +25,7 @@ def ref(request):
 
 
 def test_the_data_file_names_published_runs_and_catalog_fabrics():
-    from costmodel.catalog import load_catalog
+    from costmodel.catalog.loader import load_catalog
 
     assert REFS and set(REFS) <= set(RUNS)
     assert set(sens.settings()["markers"]) <= set(load_catalog().fabrics)
@@ -124,7 +125,7 @@ def test_the_grid_comes_from_the_data_file_and_bad_grids_are_refused():
 def test_calculon_inputs_are_the_system_files_and_the_curve_is_cited():
     c = sens.calculon_inputs()
     assert c["gbs_per_gpu"] == pytest.approx(c["line_gbs_per_gpu"] * c["efficiency"])
-    from costmodel.catalog import load_catalog
+    from costmodel.catalog.loader import load_catalog
 
     refs = load_catalog().references
     assert c["source"] in refs and c["curve_source"] in refs

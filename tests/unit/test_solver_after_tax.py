@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import costmodel
-from costmodel import breakeven
+from costmodel.analysis import breakeven
 
 
 def _taxed(rate: float | None = None) -> costmodel.Scenario:

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import costmodel
-from costmodel import tco
-from costmodel.inputs import build
-from costmodel.stages import batch, cash_flows, cost_rates, metrics, reliability, schedule, step_time, topology
+from costmodel.pipeline import tco
+from costmodel.pipeline.inputs import build
+from costmodel.pipeline.stages import batch, cash_flows, cost_rates, metrics, reliability, schedule, step_time, topology
 
 ROOT = Path(__file__).resolve().parents[2]
 STAGES = [
@@ -97,7 +97,7 @@ def _functions(path: Path):
 
 
 def test_compute_is_a_short_pipeline():
-    node = next(n for n in _functions(ROOT / "costmodel" / "tco.py") if n.name == "compute")
+    node = next(n for n in _functions(ROOT / "costmodel" / "pipeline" / "tco.py") if n.name == "compute")
     assert node.end_lineno - node.lineno + 1 <= MAX_PIPELINE_LINES
 
 
@@ -114,7 +114,7 @@ def test_each_stage_has_a_numpydoc_docstring_and_is_in_the_model_doc(module, nam
     doc = inspect.getdoc(getattr(module, name))
     for section in ("Parameters\n----------", "Returns\n-------", "Notes\n-----", "References\n----------"):
         assert section in doc, (name, section)
-    assert f"costmodel/stages/{name}.py" in (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
+    assert f"costmodel/pipeline/stages/{name}.py" in (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", ["discount_rate", "residual_frac", "instalment_rate"])
@@ -126,4 +126,4 @@ def test_a_batch_varying_one_finance_input_keeps_its_rows(name):
     shape = (s, len(built.structure.fabric_ids))
     assert out.tco.shape == out.pv_cost.shape == shape
     assert all(v.shape == shape for v in out.breakdown.values())
-    assert len(costmodel.results.to_frame(out)) == s * shape[1]
+    assert len(costmodel.pipeline.results.to_frame(out)) == s * shape[1]

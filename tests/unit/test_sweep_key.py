@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import costmodel
-from costmodel.presets import list_presets
+from costmodel.scenario.presets import list_presets
 from webui import compute
 
 

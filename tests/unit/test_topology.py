@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from costmodel import topology
+from costmodel.physics import topology
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from costmodel import performance, runs
+from costmodel.evidence import runs
+from costmodel.physics import performance
 
 CHECKS = {c.id: c for c in runs.check_runs()[0]}
 
@@ -178,7 +179,7 @@ def test_node_dedup_never_sends_more_and_a_dense_model_sends_no_all_to_all():
 def test_expert_weights_split_over_expert_parallel_gpus_in_the_memory_model():
     """DeepSeek-V3's 671 B parameters on PP 16 with experts over 64 GPUs: each GPU holds the dense
     part and 1/64 of the experts, so its state is far below 671 B / 16 × 16 B."""
-    from costmodel import layout, transformer
+    from costmodel.physics import layout, transformer
 
     args = dict(params=671e9, active_params=37e9, experts=256.0, top_k=8.0, ep=64.0, tp=1.0, pp=16.0, vp=1.0,
                 zero=1.0, param_bytes=2.0, grad_bytes=2.0, seq_len=4096.0, hidden=7168.0, n_layers=61.0,

@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 import costmodel
-from costmodel.uncertainty import triangular_ppf
+from costmodel.analysis.uncertainty import triangular_ppf
 
 
 def test_triangular_ppf_matches_its_distribution():
@@ -31,9 +31,9 @@ def test_monte_carlo_is_reproducible_and_ordered():
 
 def test_monte_carlo_runs_the_same_model():
     """Draw one sample by hand and check the batch gave the same TCO as compute() on it."""
-    from costmodel.inputs import build
-    from costmodel.tco import compute
-    from costmodel.uncertainty import _draw
+    from costmodel.analysis.uncertainty import _draw
+    from costmodel.pipeline.inputs import build
+    from costmodel.pipeline.tco import compute
 
     s = costmodel.load_preset("seed-intro-32xA100")
     built = build(s)

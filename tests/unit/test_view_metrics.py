@@ -16,12 +16,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costmodel
-from costmodel import claims, currency, formatting
-from costmodel.catalog import load_catalog
-from costmodel.cluster_hour import default_value_of_cluster_hour
-from costmodel.crossings import NodeBreakEven, node_break_evens, sign_changes
-from costmodel.results import differences
-from costmodel.timeline import Crossing, crossovers, cumulative, monthly_cumulative
+from costmodel.analysis.crossings import NodeBreakEven, node_break_evens, sign_changes
+from costmodel.analysis.timeline import Crossing, crossovers, cumulative, monthly_cumulative
+from costmodel.catalog import currency, formatting
+from costmodel.catalog.loader import load_catalog
+from costmodel.evidence import claims
+from costmodel.money.cluster_hour import default_value_of_cluster_hour
+from costmodel.pipeline.results import differences
+from costmodel.scenario.changes import with_change
 
 PRESETS = costmodel.list_presets()
 NODES = np.unique(np.geomspace(2, 16_384, 400).round().astype(int))
@@ -130,12 +132,12 @@ def test_the_default_value_of_a_cluster_hour_is_the_one_the_model_uses(preset, r
 def test_the_value_of_a_cluster_hour_follows_a_rental_override_and_a_stated_value():
     scenario = costmodel.load_preset("seed-case2-24xA100")
     gpu = scenario.cluster.gpu
-    edited = scenario.with_change("overrides.gpu_prices", {gpu: {"rental_per_gpu_hour": 3.0}}).scenario
+    edited = with_change(scenario, "overrides.gpu_prices", {gpu: {"rental_per_gpu_hour": 3.0}}).scenario
     gpus = scenario.cluster.gpus_per_node or load_catalog().gpus[gpu].default_gpus_per_node.typical
     assert default_value_of_cluster_hour(edited) == pytest.approx(3.0 * scenario.cluster.nodes * gpus)
     assert costmodel.evaluate(edited).fabrics[0].metrics["value_of_cluster_hour"] == pytest.approx(
         default_value_of_cluster_hour(edited))
-    stated = edited.with_change("operations.value_of_cluster_hour", 1234.0).scenario
+    stated = with_change(edited, "operations.value_of_cluster_hour", 1234.0).scenario
     assert costmodel.evaluate(stated).fabrics[0].metrics["value_of_cluster_hour"] == 1234.0
     # the placeholder still shows what the rental would give, and at the book it is given
     assert default_value_of_cluster_hour(stated) == default_value_of_cluster_hour(edited)
@@ -146,7 +148,7 @@ def test_the_value_of_a_cluster_hour_follows_a_rental_override_and_a_stated_valu
 
 def test_differences_between_two_results_per_fabric(results):
     a = results["seed-intro-32xA100"]
-    b = costmodel.evaluate(costmodel.load_preset("seed-intro-32xA100").with_change("cluster.nodes", 64).scenario)
+    b = costmodel.evaluate(with_change(costmodel.load_preset("seed-intro-32xA100"), "cluster.nodes", 64).scenario)
     table = differences(a, b)
     assert list(table.fabric) == [f.id for f in a.fabrics]
     for row, fa, fb in zip(table.itertuples(index=False), a.fabrics, b.fabrics, strict=True):
@@ -194,21 +196,22 @@ def test_the_reference_rate_is_looked_up_in_one_place(root):
     readers = [p.relative_to(root).as_posix() for p in _sources(root, "costmodel", "webui", "app_pages", "store",
                                                                 "app.py")
                if "fx_per_usd" in p.read_text(encoding="utf-8")]
-    assert sorted(readers) == ["costmodel/catalog.py", "costmodel/currency.py"]  # the loader and the one reader
+    # the loader and the one reader
+    assert sorted(readers) == ["costmodel/catalog/currency.py", "costmodel/catalog/loader.py"]
 
 
 #: What a page must not compute itself: each has one home in the model.
 DUPLICATED = {
-    "np.sign": "sign changes (costmodel.crossings)",
-    "crossovers(": "crossings (costmodel.timeline.cumulative)",
-    "monthly_cumulative(": "the cumulative view (costmodel.timeline.cumulative)",
-    "pivot(": "break-even node counts (costmodel.crossings.node_break_evens)",
-    "rental_per_gpu_hour": "the value of a cluster-hour (costmodel.cluster_hour)",
-    "f.name_zh": "fabric names (costmodel.formatting.fabric_names)",
-    '["name_zh"]': "fabric names (costmodel.formatting.fabric_names)",
-    "fx_per_usd": "reference rates (costmodel.currency)",
-    "* money.rate": "currency conversion (webui.money / costmodel.currency)",
-    '"currency" in': "which units are money (costmodel.currency.is_money_unit)",
+    "np.sign": "sign changes (costmodel.analysis.crossings)",
+    "crossovers(": "crossings (costmodel.analysis.timeline.cumulative)",
+    "monthly_cumulative(": "the cumulative view (costmodel.analysis.timeline.cumulative)",
+    "pivot(": "break-even node counts (costmodel.analysis.crossings.node_break_evens)",
+    "rental_per_gpu_hour": "the value of a cluster-hour (costmodel.money.cluster_hour)",
+    "f.name_zh": "fabric names (costmodel.catalog.formatting.fabric_names)",
+    '["name_zh"]': "fabric names (costmodel.catalog.formatting.fabric_names)",
+    "fx_per_usd": "reference rates (costmodel.catalog.currency)",
+    "* money.rate": "currency conversion (webui.money / costmodel.catalog.currency)",
+    '"currency" in': "which units are money (costmodel.catalog.currency.is_money_unit)",
 }
 
 

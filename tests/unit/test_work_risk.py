@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import costmodel
-from costmodel import uncertainty, work_risk
+from costmodel.analysis import uncertainty, work_risk
 from costmodel.errors import ChoiceError
 
 SIZED = "seed-case2-24xA100"

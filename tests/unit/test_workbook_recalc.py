@@ -1,6 +1,6 @@
 """The Excel workbook recalculated by spreadsheet engines equals the model.
 
-Every cash-flow cell is the money ledger's formula (costmodel/ledger.py) printed for Excel, so a
+Every cash-flow cell is the money ledger's formula (costmodel/money/ledger.py) printed for Excel, so a
 recalculated workbook must give the model's yearly totals, TCO and NPV (within 0.1 %):
 Hypothesis scenarios through the ``formulas`` engine, and the four presets through LibreOffice
 itself (headless ``soffice``). The workbooks are written with their cached values set to 0, and a
@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, given, settings
 from strategies import scenarios
 
 import costmodel
-from costmodel.export_xlsx import fabric_sheet_names, workbook_bytes
-from costmodel.formatting import fabric_names
-from costmodel.tco import CATEGORIES
+from costmodel.catalog.formatting import fabric_names
+from costmodel.exports.workbook import fabric_sheet_names, workbook_bytes
+from costmodel.pipeline.tco import CATEGORIES
 
 #: the cash-flow sheets' total column: year, one column per category, total
 TOTAL_COL = chr(ord("A") + len(CATEGORIES) + 1)

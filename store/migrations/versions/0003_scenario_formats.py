@@ -1,7 +1,7 @@
 """Scenario format versions: the format of each saved document and the results it had when saved.
 
-``format`` is the :mod:`costmodel.formats` version the document is written in (NULL: saved before
-formats existed, format 1); ``summary`` is the JSON of :func:`costmodel.formats.summarize` at save
+``format`` is the :mod:`costmodel.scenario.formats` version the document is written in (NULL: saved before
+formats existed, format 1); ``summary`` is the JSON of :func:`costmodel.api.summarize` at save
 time (NULL: saved before summaries), so a load can say which figures the current model changed.
 
 Revision ID: 0003

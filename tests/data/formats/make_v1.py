@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import costmodel
-from costmodel.schema import DerivedPriceBook
+from costmodel.scenario.schema import DerivedPriceBook
 from store import documents
 from store.repository import open_store
 from webui import share
@@ -63,7 +63,7 @@ def main(out: Path) -> None:
                 "exports": {}, "store": {}}
     for name, (preset, scenario) in cases.items():
         (out / f"{name}.json").write_bytes(documents.export_scenario(scenario))
-        public = costmodel.price_books.quote_only(scenario)  # what a link carries (no sales book)
+        public = costmodel.scenario.price_books.quote_only(scenario)  # what a link carries (no sales book)
         manifest["exports"][name] = {
             "file": f"{name}.json", "preset": preset, "token": share.encode(scenario, preset),
             "results": _figures(scenario), "link_results": _figures(public)}

@@ -22,8 +22,8 @@ import sys
 from pathlib import Path
 
 import costmodel
-from costmodel import formats
-from costmodel.schema import DerivedPriceBook
+from costmodel.scenario import formats
+from costmodel.scenario.schema import DerivedPriceBook
 from store import documents
 from store.repository import open_store
 from webui import share

@@ -1,0 +1,349 @@
+"""Loading and validating the data files: references, GPUs, fabrics, price books, defaults.
+
+Every number in ``costmodel/data`` is a :class:`Quantity` — a typical value, an optional
+``low``/``high`` range, a ``source`` key of ``references.yaml`` and an ``as_of`` date. The files
+are read once, on first use (``load_catalog`` is cached; importing the model reads no file), with
+``yaml.safe_load`` only.
+
+The packaged catalog is the default everywhere. Another catalog (a test's, ORBIT-style: the
+packaged files copied and edited in a temporary directory) is passed in: ``load_catalog(path)``,
+then ``costmodel.scenario_from_dict(data, catalog=cat)`` validates names against it (the pydantic
+validators find it in the validation context, :func:`catalog_in`) and
+``costmodel.evaluate(scenario, catalog=cat)`` computes with it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from costmodel.catalog import cn_prices
+from costmodel.errors import CatalogError
+
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"  # costmodel/data: every data file of the model
+MARKET_FILE = "cn_market.yaml"  # the China-market book, built on the public book (cn_prices)
+FAMILIES = ("tcp", "roce", "iwarp", "infiniband")
+Family = Literal["tcp", "roce", "iwarp", "infiniband"]
+LossModel = Literal["none", "go_back_n", "mathis"]
+#: How a fabric spreads flows over the tiers above the leaf (:mod:`costmodel.physics.congestion`).
+Routing = Literal["ecmp", "adaptive", "ib_adaptive", "tcp"]
+_AS_OF = re.compile(r"^\d{4}-\d{2}$")
+
+
+class Quantity(BaseModel):
+    """One sourced number: typical value with an optional [low, high] range."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    typical: float
+    low: float | None = None
+    high: float | None = None
+    source: str
+    as_of: str
+    note: str | None = None
+
+    @model_validator(mode="after")
+    def _check(self) -> Quantity:
+        lo = self.typical if self.low is None else self.low
+        hi = self.typical if self.high is None else self.high
+        if not lo <= self.typical <= hi:
+            raise ValueError(f"need low <= typical <= high, got {lo}, {self.typical}, {hi}")
+        if not _AS_OF.match(self.as_of):
+            raise ValueError(f"as_of must be YYYY-MM, got {self.as_of!r}")
+        return self
+
+    @property
+    def lo(self) -> float:
+        """Lower end of the range (the typical value when no range is known)."""
+        return self.typical if self.low is None else self.low
+
+    @property
+    def hi(self) -> float:
+        """Upper end of the range (the typical value when no range is known)."""
+        return self.typical if self.high is None else self.high
+
+
+class Reference(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: Literal["measurement", "datasheet", "market", "standard", "assumption", "vendor-claim", "seed-claim"]
+    title: str
+    title_zh: str = ""  # Chinese rendering of ``title`` (same numbers, cited names verbatim)
+    url: str = ""
+
+
+class GpuSpec(BaseModel):
+    """Technical figures of one GPU and its reference server (units in the names)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    peak_bf16_tflops: Quantity
+    tdp_w: Quantity
+    memory_gb: Quantity
+    intra_node_gbs: Quantity
+    host_power_kw: Quantity
+    host_cpu_cores: Quantity
+    default_gpus_per_node: Quantity
+    default_nics_per_node: Quantity
+
+
+class FabricSpec(BaseModel):
+    """Technical figures of one fabric generation (see fabrics.yaml for definitions)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    family: Family
+    name: str
+    name_zh: str
+    short: str = ""  # chart label, e.g. "IB NDR 400G" ("" = the full name)
+    short_zh: str = ""  # its Chinese form where it differs ("" = ``short``)
+    loss_model: LossModel
+    routing: Routing
+    in_network_reduction: bool  # the switches reduce all-reduce data in the network (SHARPv3 and later)
+    #: NCCL's network transport on this fabric: its IB/RoCE verbs transport, or its TCP socket transport
+    #: (plain TCP; iWARP, whose NICs lack the RDMA write-with-immediate verbs needs: reference nccl-net-ib)
+    nccl_transport: Literal["verbs", "socket"]
+    port_gbps: Quantity
+    latency_us: Quantity
+    hop_latency_us: Quantity
+    efficiency: Quantity
+    alltoall_efficiency: Quantity
+    loss_rate: Quantity
+    mtu_bytes: Quantity
+    tcp_flows_per_port: Quantity
+    cpu_cores_per_100gbps: Quantity
+    nic_power_w: Quantity
+    switch_radix: Quantity
+    switch_power_w: Quantity
+    optic_power_w: Quantity
+    cable_power_w: Quantity
+    ops_factor: Quantity
+    interruption_rate_per_endpoint_hour: Quantity
+    spine_efficiency: Quantity
+    sharp_speedup: Quantity
+    collective_timeout_rate_per_gpu_hour: Quantity  # soft failures: hung collectives per GPU-hour
+    setup_hours_per_run: Quantity  # cluster hours per run before productive training [h]
+
+    @property
+    def socket_fallback(self) -> bool:
+        """True where the fabric has RDMA hardware but NCCL runs its socket transport on it (no verbs
+        path, e.g. iWARP): ``nccl_transport`` is socket on a family other than plain TCP."""
+        return self.nccl_transport == "socket" and self.family != "tcp"
+
+    @model_validator(mode="after")
+    def _sharp(self) -> FabricSpec:
+        lo, hi = self.sharp_speedup.lo, self.sharp_speedup.hi
+        if not 1.0 <= lo <= hi <= 2.0:
+            raise ValueError(f"sharp_speedup must lie in [1, 2] (wire bytes at most halve), got {lo}-{hi}")
+        if not self.in_network_reduction and (lo, hi) != (1.0, 1.0):
+            raise ValueError("sharp_speedup must be 1 on a fabric without in_network_reduction")
+        return self
+
+
+class MediaRate(BaseModel):
+    """Link media at one port rate (see media.yaml): reach of each class [m], power per link [W]."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    dac_reach_m: Quantity
+    aec_reach_m: Quantity
+    aoc_reach_m: Quantity
+    aec_power_w: Quantity
+    aoc_power_w: Quantity
+
+    @model_validator(mode="after")
+    def _ordered(self) -> MediaRate:
+        reach = (self.dac_reach_m.typical, self.aec_reach_m.typical, self.aoc_reach_m.typical)
+        if not 0 <= reach[0] <= reach[1] <= reach[2]:
+            raise ValueError(f"need 0 <= dac <= aec <= aoc reach, got {reach}")
+        return self
+
+
+class Layout(BaseModel):
+    """The rack layout link lengths come from (see media.yaml), lengths [m]."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    rack_pitch_m: Quantity
+    row_pitch_m: Quantity
+    racks_per_row: Quantity
+    vertical_run_m: Quantity
+    service_loop_m: Quantity
+
+
+class GpuPrices(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    gpu_price: Quantity
+    server_price: Quantity
+    rental_per_gpu_hour: Quantity
+    frontend_per_node: Quantity  # front-end / storage Ethernet per server: port, cable, switch share [currency]
+
+
+class FabricPrices(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    nic_price: Quantity
+    switch_price: Quantity
+    cable_price: Quantity  # passive DAC cable [currency]
+    optic_price: Quantity  # one transceiver [currency]
+    install_per_node: Quantity
+    aec_price: Quantity  # active copper cable (ACC/AEC) [currency]
+    aoc_price: Quantity  # active optical cable [currency]
+    fibre_price: Quantity  # fibre of one transceiver link: patch cords and trunk share [currency]
+    install_per_link: Quantity  # cabling labour per installed link: route, label, test [currency]
+    support_frac: Quantity  # switch OS / fabric-manager licences and support per year [share of network hardware]
+
+
+class PriceBook(BaseModel):
+    """A named set of prices in one currency; every GPU and fabric of the catalog is priced."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$")
+    name: str
+    name_zh: str = ""
+    currency: Literal["USD", "CNY", "EUR"]
+    as_of: str
+    gpus: dict[str, GpuPrices]
+    fabrics: dict[str, FabricPrices]
+
+
+class Catalog(BaseModel):
+    """Everything read from ``costmodel/data``: the single source of default numbers."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    references: dict[str, Reference]
+    gpus: dict[str, GpuSpec]
+    fabrics: dict[str, FabricSpec]
+    fabric_seed_claims: dict
+    media: dict[int, MediaRate]  # by port rate [Gb/s]
+    layout: Layout
+    price_books: dict[str, PriceBook]
+    model: dict[str, Quantity]
+    scenario_defaults: dict[str, dict[str, Quantity]]
+    fx_per_usd: dict[str, Quantity]
+    blank_scenario: dict
+    seed_rule: dict[str, Quantity]
+
+    def default(self, group: str, name: str) -> float:
+        """Typical default of scenario input ``group.name``."""
+        return self.scenario_defaults[group][name].typical
+
+    def media_for(self, port_gbps: float) -> MediaRate:
+        """The media row of the smallest listed rate >= ``port_gbps`` (the highest above the table)."""
+        rates = sorted(self.media)
+        return self.media[next((r for r in rates if r >= port_gbps), rates[-1])]
+
+    def constant(self, name: str) -> float:
+        """Typical value of model constant ``name``."""
+        return self.model[name].typical
+
+    def price_book(self, book_id: str) -> PriceBook:
+        """The price book ``book_id``; raises :class:`CatalogError` naming the known ids."""
+        try:
+            return self.price_books[book_id]
+        except KeyError:
+            known = ", ".join(sorted(self.price_books))
+            raise CatalogError(f"unknown price book {book_id!r}; known: {known}") from None
+
+
+def _read_yaml(path: Path) -> dict:
+    try:
+        with path.open(encoding="utf-8") as fh:
+            data = yaml.safe_load(fh)
+    except (OSError, yaml.YAMLError) as exc:
+        raise CatalogError(f"cannot read {path.name}: {exc}") from exc
+    if not isinstance(data, dict):
+        raise CatalogError(f"{path.name}: expected a mapping at the top level")
+    return data
+
+
+def _check_sources(catalog: Catalog) -> None:
+    """Every quantity must name a known reference and every item must be priced."""
+
+    def walk(obj, where: str):
+        if isinstance(obj, Quantity):
+            if obj.source not in catalog.references:
+                raise CatalogError(f"{where}: unknown source key {obj.source!r}")
+        elif isinstance(obj, BaseModel):
+            for name in type(obj).model_fields:
+                walk(getattr(obj, name), f"{where}.{name}")
+        elif isinstance(obj, dict):
+            for key, val in obj.items():
+                walk(val, f"{where}.{key}")
+
+    for field in ("gpus", "fabrics", "media", "layout", "price_books", "model", "scenario_defaults", "fx_per_usd",
+                  "seed_rule"):
+        walk(getattr(catalog, field), field)
+    for book in catalog.price_books.values():
+        missing = (set(catalog.gpus) - set(book.gpus)) | (set(catalog.fabrics) - set(book.fabrics))
+        extra = (set(book.gpus) - set(catalog.gpus)) | (set(book.fabrics) - set(catalog.fabrics))
+        if missing or extra:
+            raise CatalogError(
+                f"price book {book.id!r}: missing {sorted(missing)}, unknown {sorted(extra)}"
+            )
+
+
+def _add_market_books(data_dir: Path, books: dict, defaults: dict, fab: dict) -> None:
+    """Add the China-market book (``cn_market.yaml``, built on its base book by :mod:`.cn_prices`)."""
+    path = data_dir / MARKET_FILE
+    if not path.exists():
+        return
+    market = _read_yaml(path)
+    try:
+        base = books[market["base"]]
+        fx = defaults["fx_per_usd"]
+        rate = fx[market["currency"]]["typical"] / fx[base["currency"]]["typical"]
+        books[market["id"]] = cn_prices.build(base, market, rate, fab["fabrics"])
+    except (KeyError, TypeError) as exc:
+        raise CatalogError(f"{MARKET_FILE}: {exc!r}") from exc
+
+
+@functools.lru_cache(maxsize=4)
+def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
+    """Read and validate every data file under ``data_dir`` (default: the packaged data; cached, on
+    first use; the result is frozen)."""
+    refs = _read_yaml(data_dir / "references.yaml")["references"]
+    gpus = _read_yaml(data_dir / "gpus.yaml")["gpus"]
+    fab = _read_yaml(data_dir / "fabrics.yaml")
+    defaults = _read_yaml(data_dir / "defaults.yaml")
+    media = _read_yaml(data_dir / "media.yaml")
+    books = {}
+    for path in sorted((data_dir / "pricebooks").glob("*.yaml")):
+        raw = _read_yaml(path)
+        books[raw.get("id", path.stem)] = raw
+    _add_market_books(data_dir, books, defaults, fab)
+    try:
+        catalog = Catalog(
+            references=refs,
+            gpus=gpus,
+            fabrics=fab["fabrics"],
+            fabric_seed_claims=fab.get("seed_claims", {}),
+            media={int(rate): row for rate, row in media["rates"].items()},
+            layout=media["layout"],
+            price_books=books,
+            model=defaults["model"],
+            scenario_defaults=defaults["scenario"],
+            fx_per_usd=defaults["fx_per_usd"],
+            blank_scenario=defaults["blank_scenario"],
+            seed_rule=defaults["seed_rule"],
+        )
+    except (ValidationError, KeyError) as exc:
+        raise CatalogError(f"catalog in {data_dir} is invalid: {exc}") from exc
+    _check_sources(catalog)
+    return catalog
+
+
+#: Key of the catalog in a pydantic validation context (``model_validate(data, context=…)``).
+CONTEXT_KEY = "catalog"
+
+
+def validation_context(catalog: Catalog | None) -> dict | None:
+    """The pydantic validation context that checks names against ``catalog`` (None: the packaged one)."""
+    return None if catalog is None else {CONTEXT_KEY: catalog}
+
+
+def catalog_in(info) -> Catalog:
+    """The catalog of a validation (``info``: pydantic's ``ValidationInfo``): the one in its context,
+    else the packaged catalog."""
+    context = getattr(info, "context", None)
+    catalog = context.get(CONTEXT_KEY) if isinstance(context, dict) else None
+    return catalog if catalog is not None else load_catalog()

@@ -1,0 +1,169 @@
+"""Published training runs beside the model's step time (``data/training_runs.yaml``).
+
+Each run becomes a one-fabric :class:`~costmodel.scenario.schema.Scenario` and goes through the same
+:func:`costmodel.api.evaluate` as every page; the model's figure is read from its metrics. The
+one calibration run (a single node: no fabric involved) sets the kernel efficiency of its GPU,
+found by bisection; every other run of that GPU uses it unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+from costmodel.api import evaluate
+from costmodel.catalog.loader import Catalog, load_catalog
+from costmodel.scenario.schema import Scenario
+
+SECONDS_PER_DAY = 86400.0
+EFFICIENCY_BRACKET = (0.05, 1.0)  # bisection bracket of the kernel efficiency [0-1]
+
+
+@dataclass(frozen=True)
+class RunCheck:
+    """One published run: the published figure, the model's, and whether they agree."""
+
+    id: str
+    text: str
+    text_zh: str
+    source: str
+    metric: str
+    published: float
+    model: float
+    tolerance: float
+    role: str
+    note: str
+    mfu: float
+    hfu: float
+    step_time_s: float
+    exposed_share: float  # network time on the critical path / step
+
+    @property
+    def error(self) -> float:
+        """Model minus published: relative for times, absolute for MFU."""
+        if self.metric == "mfu":
+            return self.model - self.published
+        return self.model / self.published - 1.0
+
+    @property
+    def within(self) -> bool:
+        return abs(self.error) <= self.tolerance + 1e-12
+
+
+@lru_cache(maxsize=1)
+def load_runs() -> tuple[dict, ...]:
+    """The published runs, as stored."""
+    text = resources.files("costmodel").joinpath("data/training_runs.yaml").read_text(encoding="utf-8")
+    return tuple(yaml.safe_load(text)["runs"])
+
+
+def scenario_of(run: dict, compute_efficiency: float | None = None) -> Scenario:
+    """The one-fabric scenario of a published run."""
+    w = dict(run["workload"])
+    seqs = w.pop("global_batch_seqs")
+    w["global_batch_tokens_m"] = seqs * w["seq_len"] / 1e6
+    w["tokens_per_run_b"] = run.get("tokens_b", 1.0)
+    if compute_efficiency is not None:
+        w["compute_efficiency"] = compute_efficiency
+    overrides = {"gpus": {run["gpu"]: run["gpu_overrides"]}} if run.get("gpu_overrides") else {}
+    return Scenario.model_validate({
+        "overrides": overrides,
+        "name": run["id"],
+        "cluster": {"nodes": run["nodes"], "gpu": run["gpu"], "gpus_per_node": 8, "nics_per_node": 8},
+        "workload": w,
+        "fabrics": [run["fabric"]],
+        "baseline": run["fabric"],
+    })
+
+
+def catalog_of(run: dict) -> Catalog:
+    """The packaged catalog, with the model constants a run names set to their catalog ``low``
+    (e.g. DeepSpeed's 2021 ZeRO-3 gathers: ``fsdp_collective_efficiency: low``)."""
+    cat = load_catalog()
+    names = run.get("constants") or {}
+    if not names:
+        return cat
+    model = dict(cat.model)
+    for name, which in names.items():
+        q = model[name]
+        value = {"low": q.lo, "high": q.hi}[which]
+        model[name] = q.model_copy(update={"typical": value, "low": None, "high": None})
+    return cat.model_copy(update={"model": model})
+
+
+def _metrics(run: dict, efficiency: float | None) -> dict:
+    return evaluate(scenario_of(run, efficiency), catalog=catalog_of(run)).fabrics[0].metrics
+
+
+def _figure(run: dict, m: dict) -> float:
+    metric = run["published"]["metric"]
+    if metric == "step_time_s":
+        return m["step_time_s"]
+    if metric == "mfu":
+        return m["mfu"]
+    seqs = run["workload"]["global_batch_seqs"] * run["workload"]["seq_len"]
+    if metric == "tokens_per_gpu_s":
+        return seqs / (m["step_time_s"] * run["nodes"] * 8)
+    tokens = run["tokens_b"] * 1e9
+    batch = run["workload"]["global_batch_seqs"] * run["workload"]["seq_len"]
+    return tokens / batch * m["step_time_s"] / SECONDS_PER_DAY
+
+
+def calibrate(run: dict, iterations: int = 60) -> float:
+    """The kernel efficiency at which the model's step time equals the published one [0-1]."""
+    target = run["published"]["value"]
+    lo, hi = EFFICIENCY_BRACKET
+    for _ in range(iterations):  # the step time falls as the efficiency rises
+        mid = 0.5 * (lo + hi)
+        if _metrics(run, mid)["step_time_s"] > target:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+@lru_cache(maxsize=1)
+def check_runs() -> tuple[tuple[RunCheck, ...], dict[str, float]]:
+    """Every published run against the model, and the calibrated kernel efficiency per GPU."""
+    runs = load_runs()
+    efficiency = {r["gpu"]: calibrate(r) for r in runs if r.get("role") == "calibration"}
+    out = []
+    for r in runs:
+        m = _metrics(r, efficiency.get(r["gpu"]))
+        pub = r["published"]
+        out.append(RunCheck(
+            id=r["id"], text=r["text"], text_zh=r.get("text_zh", r["text"]), source=r["source"], metric=pub["metric"],
+            published=float(pub["value"]), model=float(_figure(r, m)), tolerance=float(pub["tolerance"]),
+            role=r.get("role", "check"), note=r.get("note", ""), mfu=m["mfu"], hfu=m["hfu"],
+            step_time_s=m["step_time_s"], exposed_share=m["exposed_comm_s"] / m["step_time_s"],
+        ))
+    return tuple(out), efficiency
+
+
+def _fmt(metric: str, x: float) -> str:
+    if metric == "mfu":
+        return f"{x:.1%}"
+    if metric == "tokens_per_gpu_s":
+        return f"{x:,.0f} tok/s/GPU"
+    return f"{x:.1f} d" if metric == "days" else f"{x:.2f} s"
+
+
+def markdown() -> str:
+    """The runs as a Markdown table (docs/validation.md embeds it)."""
+    checks, eff = check_runs()
+    lines = ["| run | source | published | model | error | tolerance | MFU / HFU | network exposed | verdict |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for c in checks:
+        err = f"{c.error * 100:+.1f} pt" if c.metric == "mfu" else f"{c.error:+.1%}"
+        tol = f"± {c.tolerance * 100:.0f} pt" if c.metric == "mfu" else f"± {c.tolerance:.0%}"
+        verdict = {"calibration": "calibration", "source": "source of a constant"}.get(
+            c.role, "within" if c.within else "**miss**")
+        lines.append(f"| {c.text} | `{c.source}` | {_fmt(c.metric, c.published)} | {_fmt(c.metric, c.model)} | "
+                     f"{err} | {tol} | {c.mfu:.1%} / {c.hfu:.1%} | {c.exposed_share:.1%} | {verdict} |")
+    cal = ", ".join(f"{g}: {e:.3f}" for g, e in sorted(eff.items()))
+    lines.append("")
+    lines.append(f"Calibrated kernel efficiency (hardware FLOPs share of peak while computing): {cal}.")
+    return "\n".join(lines)

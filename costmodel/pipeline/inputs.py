@@ -1,0 +1,411 @@
+"""Turn a validated :class:`~costmodel.scenario.schema.Scenario` plus the catalog into model arrays.
+
+The model never reads a scenario or a catalog directly: it reads an :class:`Inputs` — one
+float64 array per quantity, in SI-like units — and a :class:`Structure` of the few choices
+that change the shape of the computation. Scenario-level arrays have shape ``(S, 1)``,
+fabric-level ones ``(1, F)``; a Monte Carlo batch or a sweep only changes ``S``.
+
+Which array a scenario field or catalog quantity feeds, and the factor from its stored unit to
+the model's, come from the registry of quantities (``data/quantities.yaml``, ``model``): a new
+input that is a plain unit scaling needs its registry entry and its :class:`Inputs` field only.
+
+``uncertain`` lists, for every quantity with a known range, its ``(low, typical, high)``
+arrays; Monte Carlo and the tornado draw or swing exactly these.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from costmodel import quantities
+from costmodel.catalog import regions
+from costmodel.catalog.loader import Catalog, Quantity, load_catalog
+from costmodel.physics import calibration, transformer
+from costmodel.physics.performance import LOSS_MODEL_CODES, hidden_size
+from costmodel.scenario import price_books
+from costmodel.scenario.schema import Scenario
+
+GIGA = 1e9  # unit scaling of inputs lives in the registry (data/quantities.yaml, model.scale)
+# the ZeRO stage of each parallelism choice: data parallel and pipeline shard the optimizer
+# state (Megatron's distributed optimizer, ZeRO-1); FSDP shards everything (ZeRO-3); "best" is
+# the layout search's (costmodel.physics.layout), which replaces the layout arrays per fabric
+ZERO_STAGE = {"dp": 1, "pipeline": 1, "fsdp": 3, "best": 1}
+
+
+@dataclass(frozen=True)
+class Structure:
+    """Choices that are the same for every row of a batch."""
+
+    horizon_years: int
+    parallelism: str
+    payment: str
+    schedule: str
+    scope: str
+    fabric_ids: tuple[str, ...]
+    families: tuple[str, ...]
+    baseline_index: int
+    currency: str
+    measured: tuple[str | None, ...] = ()  # per fabric: the measurement's summary, None = catalog figures
+    measured_alltoall: tuple[str | None, ...] = ()  # per fabric: the alltoall measurement's summary, or None
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Model inputs as broadcastable float64 arrays (units in the names or below)."""
+
+    # cluster, shape (S, 1)
+    nodes: np.ndarray  # [count]
+    gpus_per_node: np.ndarray  # [count]
+    nics_per_node: np.ndarray  # [count]
+    peak_flops: np.ndarray  # per GPU [FLOP/s]
+    gpu_tdp_kw: np.ndarray  # [kW]
+    intra_node_Bps: np.ndarray  # [B/s]
+    gpu_memory_bytes: np.ndarray  # per GPU [B]
+    host_power_kw: np.ndarray  # [kW]
+    host_cpu_cores: np.ndarray  # [count]
+    host_cpu_cost_share: np.ndarray  # [0-1]
+    host_cpu_power_share: np.ndarray  # [0-1]
+    server_price: np.ndarray  # [currency]
+    rental_per_gpu_hour: np.ndarray  # [currency/GPU-h]
+    oversubscription: np.ndarray  # leaf down- over uplinks [ratio]
+    in_network_reduction: np.ndarray  # 1 = use the switches' all-reduce offload where a fabric has it, else 0
+    nodes_per_rack: np.ndarray  # [count]
+    spare_switch_frac: np.ndarray  # [0-1]
+    spare_cable_frac: np.ndarray  # [0-1]
+    spare_optic_frac: np.ndarray  # [0-1]
+    # rack layout (data/media.yaml), shape (1, 1)
+    rack_pitch_m: np.ndarray  # [m]
+    row_pitch_m: np.ndarray  # [m]
+    racks_per_row: np.ndarray  # [count]
+    vertical_run_m: np.ndarray  # each end [m]
+    service_loop_m: np.ndarray  # each end [m]
+    # workload
+    params: np.ndarray  # [parameters]
+    tokens_per_run: np.ndarray  # [tokens]
+    batch_tokens: np.ndarray  # [tokens/step]
+    compute_efficiency: np.ndarray  # hardware FLOPs share of peak while computing [0-1]
+    recompute: np.ndarray  # 1 = full activation recomputation, else 0
+    grad_bytes: np.ndarray  # [B]
+    param_bytes: np.ndarray  # [B]
+    act_bytes: np.ndarray  # [B]
+    hidden: np.ndarray  # [elements]
+    n_layers: np.ndarray  # [count]
+    seq_len: np.ndarray  # [tokens]
+    micro_seqs: np.ndarray  # sequences per micro-batch [count]
+    tp: np.ndarray  # tensor-parallel size [count]
+    pipeline_stages: np.ndarray  # [count]
+    vp: np.ndarray  # interleaved chunks per stage [count]
+    zero: np.ndarray  # ZeRO stage of the data-parallel dimension, 0-3
+    experts: np.ndarray  # routed experts, 0 = dense [count]
+    top_k: np.ndarray  # experts per token [count]
+    ep: np.ndarray  # expert-parallel size [count]
+    active_params: np.ndarray  # parameters per token [count]
+    a2a_overlap: np.ndarray  # [0-1]
+    node_dedup: np.ndarray  # 1 = node-deduplicated expert dispatch
+    runs_per_year: np.ndarray  # [count/year]
+    bucket_bytes: np.ndarray  # [B]
+    nvlink_eff: np.ndarray  # [0-1]
+    nccl_step_latency_s: np.ndarray  # NCCL's latency of one ring step over the network [s]
+    nvlink_latency_s: np.ndarray  # [s]
+    sm_share_net: np.ndarray  # [0-1]
+    fsdp_eff: np.ndarray  # [0-1]
+    memory_reserve_frac: np.ndarray  # share of GPU memory a job cannot use [0-1]
+    proxy_cores_per_gpu: np.ndarray  # [cores]
+    nccl_base_latency_s: np.ndarray  # [s]
+    mathis_c: np.ndarray  # [-]
+    # facility and operations
+    pue: np.ndarray  # [ratio]
+    electricity_price: np.ndarray  # [currency/kWh]
+    gpu_busy_frac: np.ndarray  # [0-1.2]
+    gpu_idle_frac: np.ndarray  # [0-1]
+    cluster_ops_per_node_year: np.ndarray  # [currency]
+    network_ops_per_node_year: np.ndarray  # [currency]
+    maintenance_frac: np.ndarray  # [1/year]
+    ckpt_write_Bps_per_node: np.ndarray  # [B/s]
+    ckpt_bytes_per_param: np.ndarray  # [B]
+    restart_s: np.ndarray  # [s]
+    value_of_cluster_hour: np.ndarray  # [currency/h]; NaN = rental × GPUs
+    gpu_fail_per_hour: np.ndarray  # per GPU [1/h]
+    node_fail_per_hour: np.ndarray  # per node [1/h]
+    # reliability by fabric (issue 13)
+    hot_spare_node_frac: np.ndarray  # spare servers bought, a share of the nodes [0-1]
+    node_repair_s: np.ndarray  # a failed server back in service [s]
+    xcvr_fail_per_hour: np.ndarray  # per transceiver [1/h]
+    aoc_fail_per_hour: np.ndarray  # per active optical cable [1/h]
+    aec_fail_per_hour: np.ndarray  # per active copper cable [1/h]
+    dac_fail_per_hour: np.ndarray  # per passive copper cable [1/h]
+    switch_fail_per_hour: np.ndarray  # per switch [1/h]
+    node_hw_share: np.ndarray  # share of node failures needing a hardware repair [0-1]
+    init_s_per_gpu: np.ndarray  # job initialisation per GPU on restart [s]
+    hang_detect_s: np.ndarray  # time for the watchdog to find a hung collective [s]
+    # finance
+    discount_rate: np.ndarray  # [1/year]
+    instalment_months: np.ndarray  # [months]
+    instalment_rate: np.ndarray  # [1/year]
+    residual_frac: np.ndarray  # [0-1]
+    # finance and carbon (issue 13), shape (S, 1)
+    tax_rate: np.ndarray  # income tax [0-1]; 0 = pre-tax
+    dep_years_servers: np.ndarray  # straight-line tax life of servers [years]
+    dep_years_network: np.ndarray  # straight-line tax life of network equipment [years]
+    grid_kg_per_kwh: np.ndarray  # grid emission factor [kg CO2e/kWh]
+    # fabric, shape (1, F)
+    loss_model: np.ndarray  # code, see performance.LOSS_MODEL_CODES
+    port_bps: np.ndarray  # [bit/s]
+    latency_s: np.ndarray  # [s]
+    hop_latency_s: np.ndarray  # [s]
+    efficiency: np.ndarray  # [0-1]
+    a2a_efficiency: np.ndarray  # all-to-all bandwidth per NIC / line rate [0-1]
+    loss_rate: np.ndarray  # [0-1]
+    mtu_bytes: np.ndarray  # [B]
+    tcp_flows: np.ndarray  # [count]
+    cpu_cores_per_100gbps: np.ndarray  # [cores]
+    nic_power_w: np.ndarray  # [W]
+    switch_radix: np.ndarray  # [ports]
+    switch_power_w: np.ndarray  # [W]
+    optic_power_w: np.ndarray  # [W]
+    cable_power_w: np.ndarray  # per passive copper (DAC) link [W]
+    # link media at the fabric's port rate (data/media.yaml), shape (1, F)
+    dac_reach_m: np.ndarray  # [m]
+    aec_reach_m: np.ndarray  # [m]
+    aoc_reach_m: np.ndarray  # [m]
+    aec_power_w: np.ndarray  # per active copper link [W]
+    aoc_power_w: np.ndarray  # per active optical cable [W]
+    ops_factor: np.ndarray  # [ratio]
+    net_fail_per_endpoint_hour: np.ndarray  # [1/h]
+    spine_eff: np.ndarray  # collective bandwidth kept once traffic crosses the spine [0-1]
+    sharp_capable: np.ndarray  # 1 = the switches reduce all-reduce data in the network (SHARPv3+), else 0
+    sharp_speedup: np.ndarray  # all-reduce network-time divisor with in-network reduction [1-2]
+    soft_fail_per_gpu_hour: np.ndarray  # collective timeouts and hangs per GPU-hour [1/h]
+    setup_s_per_run: np.ndarray  # lost before productive training, per run [s]
+    nic_price: np.ndarray  # [currency]
+    switch_price: np.ndarray  # [currency]
+    cable_price: np.ndarray  # [currency]
+    optic_price: np.ndarray  # [currency]
+    install_per_node: np.ndarray  # [currency]
+    # bill of materials (issue 13)
+    frontend_network: np.ndarray  # 1 = cost the front-end / storage Ethernet (cluster scope), else 0; (S, 1)
+    frontend_per_node: np.ndarray  # front-end Ethernet per server [currency]; (S, 1)
+    reuse_existing_switches: np.ndarray  # 1 = keep the Ethernet switches on site, else 0; (S, 1)
+    existing_switch_gbps: np.ndarray  # port rate of those switches [Gb/s]; (S, 1)
+    network_staff_fte: np.ndarray  # network staff floor [FTE]; (S, 1)
+    cluster_staff_fte: np.ndarray  # systems staff floor [FTE]; (S, 1)
+    staff_cost_per_fte_year: np.ndarray  # [currency/year]; (S, 1)
+    ethernet: np.ndarray  # 1 = an Ethernet-family fabric (TCP, RoCE, iWARP), 0 = InfiniBand; (1, F)
+    aec_price: np.ndarray  # per active copper cable [currency]
+    aoc_price: np.ndarray  # per active optical cable [currency]
+    fibre_price: np.ndarray  # fibre per transceiver link [currency]
+    install_per_link: np.ndarray  # [currency/link]
+    support_frac: np.ndarray  # licences and software support per year, share of network hardware [1/year]
+    measured_alpha_s: np.ndarray  # latency of a whole collective measured on the fabric [s]; NaN = not measured
+    measured_hosts: np.ndarray  # nodes of that measurement [count]; NaN = unknown
+
+    def replace(self, **changes: np.ndarray) -> Inputs:
+        """A copy with some arrays replaced."""
+        return dataclasses.replace(self, **changes)
+
+
+
+@dataclass
+class Uncertain:
+    """A quantity with a range: its name, label, unit, and (low, typical, high) arrays."""
+
+    name: str
+    label: str
+    low: np.ndarray
+    typical: np.ndarray
+    high: np.ndarray
+    per_fabric: bool
+
+
+@dataclass
+class Built:
+    inputs: Inputs
+    structure: Structure
+    uncertain: list[Uncertain] = field(default_factory=list)
+
+
+def _col(values) -> np.ndarray:
+    return np.asarray(values, dtype=float).reshape(1, -1)
+
+
+def _scalar(value: float) -> np.ndarray:
+    return np.full((1, 1), float(value))
+
+
+def _path(scenario: Scenario, path: str):
+    """The value of a dotted scenario field, e.g. ``workload.model_params_b``."""
+    obj = scenario
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _apply(item, changes: dict[str, float] | None):
+    """A catalog item with some quantities overridden: typical = value, range collapsed."""
+    if not changes:
+        return item
+    updated = {
+        name: getattr(item, name).model_copy(update={"typical": value, "low": None, "high": None,
+                                                       "source": "engineering-estimate",
+                                                       "note": "overridden in this scenario"})
+        for name, value in changes.items()
+    }
+    return item.model_copy(update=updated)
+
+
+def _measured(item, eta: float, summary: str):
+    """A fabric spec as its measurement gives it: efficiency ``eta`` (range collapsed) and no loss model."""
+    eff = item.efficiency.model_copy(update={"typical": eta, "low": None, "high": None, "source": "nccl-tests-perf",
+                                             "note": f"measured: {summary}"})
+    return item.model_copy(update={"efficiency": eff, "loss_model": "none"})
+
+
+def _measured_alltoall(item, eta: float, summary: str):
+    """A fabric spec whose all-to-all efficiency is ``eta`` from an alltoall_perf measurement (range collapsed)."""
+    a2a = item.alltoall_efficiency.model_copy(update={"typical": eta, "low": None, "high": None,
+                                                      "source": "nccl-tests-alltoall",
+                                                      "note": f"measured: {summary}"})
+    return item.model_copy(update={"alltoall_efficiency": a2a})
+
+
+def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
+    """Arrays for one scenario: scenario-level ``(1, 1)``, fabric-level ``(1, F)``."""
+    cat = catalog or load_catalog()
+    book = price_books.for_scenario(scenario, cat)
+    ov = scenario.overrides
+    gpu_id = scenario.cluster.gpu
+    gpu = _apply(cat.gpus[gpu_id], ov.gpus.get(gpu_id))
+    gpu_prices = _apply(book.gpus[gpu_id], ov.gpu_prices.get(gpu_id))
+    fab_specs = [_apply(cat.fabrics[f], ov.fabrics.get(f)) for f in scenario.fabrics]
+    fab_prices = [_apply(book.fabrics[f], ov.fabric_prices.get(f)) for f in scenario.fabrics]
+    uncertain: list[Uncertain] = []
+
+    def q(name: str, quantity: Quantity, scale: float = 1.0, override=None) -> np.ndarray:
+        """A scenario-level quantity; registered as uncertain unless the user set it."""
+        if override is not None:
+            return _scalar(override * scale)
+        typ = _scalar(quantity.typical * scale)
+        if quantity.lo != quantity.hi:
+            uncertain.append(
+                Uncertain(name, name, _scalar(quantity.lo * scale), typ,
+                          _scalar(quantity.hi * scale), per_fabric=False)
+            )
+        return typ
+
+    def fq(name: str, items: list, attr: str, scale: float = 1.0) -> np.ndarray:
+        """A fabric-level quantity, one column per fabric."""
+        quants = [getattr(item, attr) for item in items]
+        typ = _col([x.typical * scale for x in quants])
+        if any(x.lo != x.hi for x in quants):
+            uncertain.append(
+                Uncertain(name, name, _col([x.lo * scale for x in quants]), typ,
+                          _col([x.hi * scale for x in quants]), per_fabric=True)
+            )
+        return typ
+
+    c, w, op, fi = scenario.cluster, scenario.workload, scenario.operations, scenario.finance
+    model = cat.model
+    params = w.model_params_b * quantities.spec("workload.model_params_b").model.scale
+    hidden = (w.hidden_size if w.hidden_size is not None
+              else float(hidden_size(params, model["d_model_per_layer"].typical)))
+    vch = np.nan if op.value_of_cluster_hour is None else op.value_of_cluster_hour
+    # scenario inputs that are a plain unit scaling (the registry's model.scale)
+    arrays = {spec.model.field: _scalar(_path(scenario, spec.id) * spec.model.scale)
+              for spec in quantities.direct("scenario")}
+    g = c.gpus_per_node or gpu.default_gpus_per_node.typical
+    tp_default = 1 if w.parallelism == "fsdp" else g
+    nics = c.nics_per_node or gpu.default_nics_per_node.typical
+    # a fabric's nccl-tests measurement replaces its efficiency (and loss) and NCCL base latency
+    measured = [scenario.measurements.get(f) for f in scenario.fabrics]
+    alpha_scale = quantities.spec("measurement.alpha_us").model.scale
+    fab_specs = [spec if m is None else _measured(spec, calibration.efficiency(m, spec.port_gbps.typical, nics, g),
+                                                  m.summary)
+                 for spec, m in zip(fab_specs, measured, strict=True)]
+    # an alltoall_perf measurement replaces only the fabric's all-to-all efficiency
+    measured_a2a = [scenario.alltoall_measurements.get(f) for f in scenario.fabrics]
+    fab_specs = [spec if m is None else _measured_alltoall(
+                     spec, calibration.alltoall_efficiency(m, spec.port_gbps.typical, nics, g), m.summary)
+                 for spec, m in zip(fab_specs, measured_a2a, strict=True)]
+    arrays.update(
+        gpus_per_node=_scalar(g),
+        nics_per_node=_scalar(nics),
+        measured_alpha_s=_col([np.nan if m is None else m.alpha_us * alpha_scale for m in measured]),
+        measured_hosts=_col([np.nan if m is None or m.hosts is None else float(m.hosts) for m in measured]),
+        hidden=_scalar(hidden),
+        n_layers=_scalar(w.layers if w.layers is not None else float(transformer.layers(params, hidden))),
+        recompute=_scalar(1.0 if w.full_recompute else 0.0),
+        tp=_scalar(w.tensor_parallel or tp_default),
+        pipeline_stages=_scalar(w.pipeline_stages if w.parallelism == "pipeline" else 1),
+        vp=_scalar(w.virtual_stages if w.parallelism == "pipeline" else 1),
+        zero=_scalar(ZERO_STAGE[w.parallelism]),
+        experts=_scalar(w.experts or 0),
+        node_dedup=_scalar(1.0 if w.moe_node_dedup else 0.0),
+        ep=_scalar(w.expert_parallel or (min(w.experts, g) if w.experts else 1)),
+        active_params=_scalar(params if w.active_params_b is None else
+                              w.active_params_b * quantities.spec("workload.active_params_b").model.scale),
+        value_of_cluster_hour=_scalar(vch),
+        loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
+        sharp_capable=_col([1.0 if f.in_network_reduction else 0.0 for f in fab_specs]),
+        in_network_reduction=_scalar(1.0 if c.in_network_reduction else 0.0),
+        frontend_network=_scalar(1.0 if c.frontend_network else 0.0),
+        reuse_existing_switches=_scalar(1.0 if c.reuse_existing_switches else 0.0),
+        ethernet=_col([0.0 if f.family == "infiniband" else 1.0 for f in fab_specs]),
+        **{name: _scalar(getattr(cat.layout, name).typical) for name in type(cat.layout).model_fields},
+    )
+    # link media of each fabric's port rate (no range: chosen by rate, not drawn)
+    fab_media = [cat.media_for(f.port_gbps.typical) for f in fab_specs]
+    arrays.update({name: _col([getattr(m, name).typical for m in fab_media])
+                   for name in ("dac_reach_m", "aec_reach_m", "aoc_reach_m", "aec_power_w", "aoc_power_w")})
+    # catalog quantities the model reads in code: a scenario override
+    special = {
+        "gpu.host_power_kw": lambda: q("host_power_kw", gpu.host_power_kw, override=c.host_power_kw),
+        "gpu_price.server_price": lambda: q("server_price", gpu_prices.server_price, override=c.server_price),
+    }
+    # catalog quantities, group by group in the registry's order (the order Monte Carlo draws them)
+    sources = {"gpu": lambda n: getattr(gpu, n), "gpu_price": lambda n: getattr(gpu_prices, n),
+               "model": lambda n: model[n]}
+    for group in ("gpu", "gpu_price", "model", "fabric", "fabric_price"):
+        for spec in quantities.group(group).values():
+            if spec.model is None:
+                continue
+            name, scale = spec.model.field, spec.model.scale
+            if not spec.model.direct:
+                if spec.id in special:
+                    arrays[name] = special[spec.id]()
+            elif group in sources:
+                arrays[name] = q(name, sources[group](spec.name), scale)
+            else:
+                arrays[name] = fq(name, fab_specs if group == "fabric" else fab_prices, spec.name, scale)
+    arrays.update({k: _scalar(v) for k, v in finance_carbon_terms(scenario).items()})
+    inputs = Inputs(**arrays)
+    structure = Structure(
+        horizon_years=fi.horizon_years,
+        parallelism=w.parallelism,
+        payment=fi.payment,
+        schedule=w.schedule,
+        scope=scenario.scope,
+        fabric_ids=tuple(scenario.fabrics),
+        families=tuple(f.family for f in fab_specs),
+        baseline_index=scenario.fabrics.index(scenario.baseline),
+        currency=book.currency,
+        measured=tuple(None if m is None else m.summary for m in measured),
+        measured_alltoall=tuple(None if m is None else m.summary for m in measured_a2a),
+    )
+    return Built(inputs, structure, uncertain)
+
+
+def finance_carbon_terms(scenario: Scenario) -> dict[str, float]:
+    """Tax rate [0-1], depreciation lives [years] and grid factor [kg CO₂e/kWh] the model uses: the
+    scenario's own value, else its region's preset."""
+    fi, fa = scenario.finance, scenario.facility
+    preset = regions.tax_preset(fi.tax_region)
+    chosen = {"tax_rate": fi.tax_rate, "dep_years_servers": fi.depreciation_years_servers,
+              "dep_years_network": fi.depreciation_years_network}
+    keys = dict(zip(chosen, regions.TAX_KEYS, strict=True))
+    out = {k: float(preset[keys[k]].typical if v is None else v) for k, v in chosen.items()}
+    out["grid_kg_per_kwh"] = float(regions.grid_factor(fa.grid_region).typical if fa.grid_kg_per_kwh is None
+                                   else fa.grid_kg_per_kwh)
+    return out

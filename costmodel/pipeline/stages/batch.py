@@ -1,0 +1,103 @@
+"""Inputs broadcast once to the batch shape ``(S, F)``, so no later stage stretches shapes."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from costmodel.arrays import compact
+from costmodel.pipeline.inputs import Inputs
+
+
+def broadcast_inputs(p: Inputs) -> Inputs:
+    """Every input array broadcast to the common shape ``(S, F)`` (read-only views).
+
+    Parameters
+    ----------
+    p : Inputs
+        Scenario-level arrays of shape ``(S, 1)`` or ``(1, 1)``, fabric-level ``(1, F)`` or
+        ``(S, F)``; any array-like (a number, say) that broadcasts with them.
+
+    Returns
+    -------
+    Inputs
+        The same quantities, each of shape ``(S, F)`` with ``S`` the most rows and ``F`` the most
+        columns among the inputs.
+
+    Notes
+    -----
+    Broadcasting makes views without copying (the inputs of one shape are stacked first, so there is
+    one broadcast per shape); every stage after this one computes element-wise on ``(S, F)``
+    arrays, so every result has that shape too.
+
+    >>> from costmodel.pipeline.inputs import build
+    >>> from costmodel.scenario.schema import Scenario
+    >>> p = build(Scenario()).inputs
+    >>> b = broadcast_inputs(p.replace(nodes=np.array([[2.], [4.], [8.]])))
+    >>> b.nodes.shape, b.pue.shape, b.nic_price.shape
+    ((3, 4), (3, 4), (3, 4))
+    """
+    fields = fields_of(float_inputs(p))
+    shape = np.broadcast_shapes(*{a.shape for a in fields.values()})
+    out, groups = {}, {}
+    for name, a in fields.items():
+        if a.shape == shape:  # already of the batch shape: kept as it is (stages never write to their inputs)
+            out[name] = a
+        else:
+            groups.setdefault(a.shape, []).append(name)
+    # one broadcast per input shape, not one per input: the inputs of a shape stacked, broadcast to
+    # (k, S, F) once, then each taken as a view (read-only, like the broadcast itself)
+    for names in groups.values():
+        block = np.broadcast_to(np.stack([fields[n] for n in names]), (len(names), *shape))
+        out.update({n: block[i] for i, n in enumerate(names)})
+    return Inputs(**out)
+
+
+def float_inputs(p: Inputs) -> Inputs:
+    """Every input as a float array of its own shape (no broadcast): the smallest views a stage that
+    reads only what a batch does not vary can compute on (the topology in a Monte Carlo run)."""
+    return Inputs(**{name: np.asarray(a, dtype=float) for name, a in fields_of(p).items()})
+
+
+def fields_of(p: Inputs) -> dict[str, np.ndarray]:
+    """The inputs as a name → array mapping (no copies)."""
+    return {f.name: getattr(p, f.name) for f in dataclasses.fields(p)}
+
+
+def compact_inputs(p: Inputs) -> Inputs:
+    """Every input at its smallest broadcastable view (:func:`compact`): a stage that reads only
+    what a batch does not vary (the topology in a Monte Carlo run) computes it once."""
+    return Inputs(**{name: compact(a) for name, a in fields_of(p).items()})
+
+
+def expand(obj, shape: tuple[int, ...]):
+    """A stage's result with every array (and every array in a dict field) broadcast to ``shape``
+    (read-only views)."""
+    def grow(v):
+        if isinstance(v, np.ndarray):
+            return np.broadcast_to(v, shape)
+        if isinstance(v, dict):
+            return {k: grow(x) for k, x in v.items()}
+        return v
+
+    return dataclasses.replace(obj, **{f.name: grow(getattr(obj, f.name)) for f in dataclasses.fields(obj)})
+
+
+def take_rows(obj, rows: slice, n: int):
+    """``obj`` (a stage's result, an array, or a dict of them) cut to the batch rows ``rows``: every
+    array of at least two dimensions whose first axis is the batch's ``n`` rows is sliced; everything
+    else (per-year schedules, scalars, names) is kept as it is.
+
+    >>> a = np.arange(6.0).reshape(3, 2)
+    >>> take_rows({"a": a, "y": np.ones(3)}, slice(1, 2), 3)["a"].tolist()
+    [[2.0, 3.0]]
+    """
+    if isinstance(obj, np.ndarray):
+        return obj[rows] if obj.ndim >= 2 and obj.shape[0] == n else obj
+    if isinstance(obj, dict):
+        return {k: take_rows(v, rows, n) for k, v in obj.items()}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return dataclasses.replace(obj, **{f.name: take_rows(getattr(obj, f.name), rows, n)
+                                           for f in dataclasses.fields(obj) if f.init})
+    return obj

@@ -1,0 +1,125 @@
+"""Stage 7, metrics: the per-fabric figures the views, tables and exports show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from costmodel.money.ledger import TIME_CATEGORIES
+from costmodel.pipeline.inputs import GIGA, Inputs
+from costmodel.pipeline.stages.cash_flows import CashFlows
+from costmodel.pipeline.stages.cost_rates import CostRates
+from costmodel.pipeline.stages.reliability import SECONDS_PER_HOUR, Reliability, cause_metrics
+from costmodel.pipeline.stages.schedule import HOURS_PER_YEAR, Schedule
+from costmodel.pipeline.stages.step_time import StepTime
+from costmodel.pipeline.stages.topology import Topology
+
+HOURS_PER_DAY = 24.0
+MICRO = 1e-6
+MEGA = 1e6
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Every metric by name (:data:`costmodel.pipeline.results.METRIC_KEYS` and ``fits_plan``), ``(S, F)``."""
+
+    values: MappingProxyType
+
+
+def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: Schedule,
+            rates: CostRates, flows: CashFlows, horizon_years: int) -> Metrics:
+    """Performance, plan, reliability, bill-of-materials and per-unit cost figures.
+
+    Parameters
+    ----------
+    p : Inputs
+    topo, step, rel, sched, rates, flows : earlier stages
+    horizon_years : int
+
+    Returns
+    -------
+    Metrics
+
+    Notes
+    -----
+    Per-unit figures divide the cash cost ``TCO − time costs`` (CPU overhead, waiting on the
+    network, interruptions left out: slowness and lost time already show as fewer runs) by the work
+    done: cost per run ``= cash / (runs per year · H)`` (∞ with no run), per million tokens
+    ``= cost per run / (tokens / 10⁶)``, per useful GPU-hour
+    ``= cash / (N g · busy · goodput · utilisation · H)``; MFU on model FLOPs, HFU on the FLOPs
+    executed (with recomputation), both from the step-time stage.
+
+    References
+    ----------
+    .. [1] A. Chowdhery et al., "PaLM: Scaling Language Modeling with Pathways",
+       arXiv:2204.02311, 2022, appendix B (model FLOPs utilisation).
+    """
+    n, g = p.nodes, p.gpus_per_node
+    horizon = float(horizon_years)
+    a = rates.amounts
+    cash = flows.tco - sum(flows.breakdown[c] for c in TIME_CATEGORIES)
+    runs_total = sched.runs_per_year * horizon
+    setup_share = rel.setup_s / SECONDS_PER_HOUR / sched.run_hours  # setup hours are busy, not useful
+    useful_gpu_h = n * g * sched.busy_hours * rel.goodput * (1.0 - setup_share) * step.utilization * horizon
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cost_per_run = np.where(runs_total > 0, cash / runs_total, np.inf)
+    values = {
+        "nic_gbps": p.nics_per_node * p.port_bps / GIGA,
+        "allreduce_busbw_gbs": step.busbw_Bps / GIGA,
+        "latency_us": step.alpha_s / MICRO,
+        "effective_efficiency": step.efficiency,
+        "step_time_s": step.t_step,
+        "compute_time_s": step.t_compute,
+        "comm_time_s": step.t_comm,
+        "exposed_comm_s": step.t_exposed,
+        "bytes_per_node_step": step.bytes_node,
+        "gpu_utilization": step.utilization,
+        "mfu": step.mfu,
+        "hfu": step.hfu,
+        "layout_tp": step.tp,
+        "layout_pp": step.pp,
+        "layout_dp": step.dp,
+        "layout_vp": step.vp,
+        "layout_zero": step.zero,
+        "layout_micro_seqs": step.micro_seqs,
+        "layout_microbatches": step.microbatches,
+        "layout_recompute": step.recompute,
+        "memory_gb_per_gpu": step.memory_bytes / GIGA,
+        "memory_usable_gb": step.memory_usable_bytes / GIGA,
+        "fits_memory": step.fits_memory,
+        "run_days": sched.run_hours / HOURS_PER_DAY,
+        "runs_per_year": sched.runs_per_year,
+        "busy_hours_per_year": sched.busy_hours,
+        "fits_plan": sched.fits.astype(float),
+        "plan_load": sched.required_hours / HOURS_PER_YEAR,
+        "goodput": rel.goodput,
+        "mtbf_hours": rel.mtbf_s / SECONDS_PER_HOUR,
+        "checkpoint_interval_h": rel.interval_s / SECONDS_PER_HOUR,
+        "checkpoint_save_s": rel.save_s,
+        "interruptions_per_year": sched.interruptions_per_year,
+        "network_interruptions_per_year": rel.rate_net * sched.busy_hours,
+        "lost_hours_per_year": sched.lost_hours,
+        "network_lost_hours_per_year": sched.network_lost_hours,
+        "switches": topo.switches,
+        "tiers": topo.tiers,
+        "transceivers": topo.transceivers,
+        "cables": topo.node_links,
+        "network_power_kw": rates.network_kw,
+        "energy_kwh_per_year": a["energy_kwh"],
+        "cpu_overhead_share": rates.drivers["cpu_share"],
+        "cpu_cores_used": rates.drivers["cpu_share"] * p.host_cpu_cores,
+        "capex_nics": a["capex_nics"],
+        "capex_switches": a["capex_switches"],
+        "capex_links": a["capex_links"],
+        "capex_install": a["capex_install"],
+        "value_of_cluster_hour": rates.drivers["vch"],
+        "network_wait_hours_per_year": rates.drivers["wait_h"],
+        "cost_per_run": cost_per_run,
+        "cost_per_mtok": cost_per_run / (p.tokens_per_run / MEGA),
+        "cost_per_useful_gpu_hour": np.where(useful_gpu_h > 0, cash / useful_gpu_h, np.inf),
+        "cash_total": cash,
+        **cause_metrics(rel, sched.busy_hours, sched.run_hours),  # reliability by fabric (issue 13)
+    }
+    return Metrics(values=MappingProxyType(values))

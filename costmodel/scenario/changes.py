@@ -1,0 +1,99 @@
+"""One change to a scenario: set a field, repair what the change made inconsistent, validate.
+
+:func:`with_change` is the only way the app edits a scenario field by field. A change that leaves
+other fields inconsistent is repaired instead of refused, by the rules in :func:`repair`; a change that is still invalid
+afterwards raises :class:`~costmodel.errors.ScenarioError` naming the field and its range.
+No Streamlit here: the rules are tested on their own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from costmodel.scenario.validation import validate_scenario
+
+if TYPE_CHECKING:
+    from costmodel.scenario.schema import Scenario
+
+MONTHS_PER_YEAR = 12
+
+
+@dataclass(frozen=True)
+class Change:
+    """The scenario after a change, and the dotted paths :func:`repair` had to adjust."""
+
+    scenario: Scenario
+    repaired: tuple[str, ...] = ()
+
+
+def set_path(data: dict, path: str, value: Any) -> dict:
+    """Set dotted ``path`` in a scenario document (in place) and return the document.
+
+    >>> set_path({"cluster": {"nodes": 8}}, "cluster.nodes", 16)
+    {'cluster': {'nodes': 16}}
+    """
+    parts = path.split(".")
+    node = data
+    for part in parts[:-1]:
+        node = node[part]
+    if parts[-1] not in node:
+        raise KeyError(path)
+    node[parts[-1]] = value
+    return data
+
+
+def repair(data: dict) -> list[str]:
+    """Adjust fields a change made inconsistent (in place) instead of refusing the change.
+
+    Returns the dotted paths it changed:
+
+    * ``baseline`` — the baseline was removed from ``fabrics``: the first fabric becomes the baseline;
+    * ``finance.instalment_months`` — instalments run past the horizon: cut to ``12 × horizon_years``;
+    * ``workload.pipeline_stages`` — more pipeline stages than nodes: cut to the node count.
+    * ``measurements``, ``alltoall_measurements`` — a fabric with a measurement is no longer compared:
+      its measurement goes.
+
+    >>> doc = {"fabrics": ["b"], "baseline": "a",
+    ...        "finance": {"payment": "instalments", "instalment_months": 60, "horizon_years": 2},
+    ...        "workload": {"parallelism": "dp", "pipeline_stages": 64}, "cluster": {"nodes": 8}}
+    >>> repair(doc), doc["baseline"], doc["finance"]["instalment_months"]
+    (['baseline', 'finance.instalment_months'], 'b', 24)
+    """
+    changed = []
+    if data["fabrics"] and data["baseline"] not in data["fabrics"]:
+        data["baseline"] = data["fabrics"][0]
+        changed.append("baseline")
+    fin = data["finance"]
+    if fin["payment"] == "instalments" and fin["instalment_months"] > MONTHS_PER_YEAR * fin["horizon_years"]:
+        fin["instalment_months"] = MONTHS_PER_YEAR * fin["horizon_years"]
+        changed.append("finance.instalment_months")
+    for slot in ("measurements", "alltoall_measurements"):
+        measured = data.get(slot)
+        if isinstance(measured, dict) and any(f not in data["fabrics"] for f in measured):
+            data[slot] = {f: m for f, m in measured.items() if f in data["fabrics"]}
+            changed.append(slot)
+    work = data["workload"]
+    if work["parallelism"] == "pipeline" and work["pipeline_stages"] > data["cluster"]["nodes"]:
+        work["pipeline_stages"] = data["cluster"]["nodes"]
+        changed.append("workload.pipeline_stages")
+    return changed
+
+
+def with_change(scenario: Scenario, path: str, value: Any) -> Change:
+    """``scenario`` with dotted field ``path`` set to ``value`` (JSON form), repaired and validated.
+
+    Raises :class:`~costmodel.errors.ScenarioError` (naming the field and its allowed range)
+    when the changed scenario is invalid even after :func:`repair`; ``scenario`` itself is
+    never modified; ``KeyError`` for a path that is not a field of the scenario document.
+    A blank ``name`` is no name of its own: the schema's default (the scenario is then titled by
+    what it is, :func:`costmodel.scenario.titles.title`).
+    """
+    if path == "name" and isinstance(value, str) and not value.strip():
+        value = type(scenario).model_fields["name"].default
+    data = set_path(scenario.model_dump(mode="json"), path, value)
+    repaired = repair(data)
+    return Change(validate_scenario(data), tuple(repaired))
+
+
+__all__ = ["Change", "repair", "set_path", "with_change"]
