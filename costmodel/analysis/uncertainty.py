@@ -76,7 +76,7 @@ class MonteCarloResult:
     tco: np.ndarray
     run_days: np.ndarray
     seed: int
-    tco_after_tax: np.ndarray | None = None  # (draws, F); equals tco without a tax region (issue 13)
+    tco_after_tax: np.ndarray | None = None  # (draws, F); equals tco without a tax region
 
     @property
     def delta(self) -> np.ndarray:
@@ -189,7 +189,7 @@ def _swing_rows(built, fabric_j: int, base_j: int, swing: float, p: Inputs | Non
 
 
 #: what the tornado can measure: the pre-tax TCO, the after-tax one, or the cash cost of the plan's
-#: work on each fabric's equal-work cluster (issue 13)
+#: work on each fabric's equal-work cluster
 TORNADO_METRICS = ("tco", "tco_after_tax", "work_cost")
 
 

@@ -1,4 +1,4 @@
-"""Equal work under uncertainty (issue 13): each fabric's cluster is sized once, at typical values,
+"""Equal work under uncertainty: each fabric's cluster is sized once, at typical values,
 for the plan (:mod:`costmodel.pipeline.equal_work`) — as a buyer sizes a cluster before buying it — and
 every Monte Carlo draw then prices that cluster and checks that it still delivers the plan.
 

@@ -1,4 +1,4 @@
-"""The workbook's ``Bill of materials`` sheet (issue 13): per fabric, every network item with its
+"""The workbook's ``Bill of materials`` sheet: per fabric, every network item with its
 count, unit price and extended price, their total (= the network capex) and the network's yearly
 running costs — the basis of a quote.
 

@@ -1,4 +1,4 @@
-"""The workbook's after-tax columns and ``Carbon`` sheet (issue 13), as live formulas.
+"""The workbook's after-tax columns and ``Carbon`` sheet, as live formulas.
 
 On each fabric's cash-flow sheet, right of the yearly total: ``Depreciation`` (the ledger's
 straight-line depreciation of servers and network equipment), ``Deductions`` (depreciation +

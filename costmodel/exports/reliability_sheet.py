@@ -1,4 +1,4 @@
-"""The workbook's ``Reliability`` sheet (issue 13): per fabric, interruptions per year by cause,
+"""The workbook's ``Reliability`` sheet: per fabric, interruptions per year by cause,
 restart hours by cause and their mean, hot-spare servers, the share of server-replacing failures
 that find no spare free, setup hours per run, goodput and the lost hours.
 

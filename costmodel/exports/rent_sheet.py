@@ -1,4 +1,4 @@
-"""The workbook's "Own vs rent" sheet (issue 13): the rental prices of the scenario's GPU (inputs,
+"""The workbook's "Own vs rent" sheet: the rental prices of the scenario's GPU (inputs,
 yellow), the GPU count and hours per year, and per fabric the owned cash per year, the owned cost
 per GPU-hour, the rented GPU-hours of its yearly work, and per rental class and price level the rent
 per year and the break-even utilisation as live formulas over those cells (values from

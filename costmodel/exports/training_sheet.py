@@ -1,4 +1,4 @@
-"""The workbook's ``Training`` sheet (issue 12): the training plan, the cluster's topology inputs,
+"""The workbook's ``Training`` sheet: the training plan, the cluster's topology inputs,
 the nccl-tests measurements, each fabric's layout, step time, MFU/HFU and GPU memory, and its bill
 of materials.
 

@@ -1,4 +1,4 @@
-"""The workbook's "Equal work" sheet (issue 13): each fabric's cluster sized in whole nodes to
+"""The workbook's "Equal work" sheet: each fabric's cluster sized in whole nodes to
 deliver the plan (:mod:`costmodel.pipeline.equal_work`) and the cash cost of that work. Values, not
 formulas: the search over node counts is the model's, and the sheet says so. Texts in
 ``data/export_labels.yaml`` (``work``)."""

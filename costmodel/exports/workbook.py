@@ -212,8 +212,8 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     _setup_row(book.wb.get_worksheet_by_name(tx["sheet_summary"]), 2, scenario, lang, fmt["bold"])
     summary_after_tax(book, st, res, tco_cells, after_tax)
     training_sheet(book, scenario, p, st, res)
-    work_sheet(book, res)  # the same work, each fabric sized to deliver it (issue 13)
-    rent_sheet(book, scenario, res, lang)  # own vs rent (issue 13)
+    work_sheet(book, res)  # the same work, each fabric sized to deliver it
+    rent_sheet(book, scenario, res, lang)  # own vs rent
     reliability_sheet(book, st, res)
     bom_sheet(book, st, res, lang)
     carbon_sheet(book, st, res, {fid: refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}

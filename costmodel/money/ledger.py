@@ -88,7 +88,7 @@ ENTRIES: tuple[Entry, ...] = (
           "price, fibre per fibre link"),
     Entry("capex_install", "part", nodes * _n("install_per_node") + _n("links") * _n("install_per_link"),
           "currency", "nodes × installation per node + links × installation per link"),
-    # --- bill of materials (issue 13): front end, licences and support, staff with a floor
+    # --- bill of materials: front end, licences and support, staff with a floor
     Entry("capex_frontend", "part", _n("frontend_nodes") * _n("frontend_per_node"), "currency",
           "front-end / storage Ethernet: servers × its price per server (cluster scope, when costed)"),
     Entry("network_hardware", "part",
@@ -104,7 +104,7 @@ ENTRIES: tuple[Entry, ...] = (
           "currency/year", "network staff (floor + per node) × ops factor + cluster staff (floor + per node)"),
     Entry("energy_kwh", "part", _n("kwh_network") * pue + _n("kwh_site") * pue, "kWh/year",
           "facility energy per year: (network + site share) × PUE"),
-    # --- reliability by fabric (issue 13): hot-spare servers, part of the servers' capex
+    # --- reliability by fabric: hot-spare servers, part of the servers' capex
     Entry("capex_hot_spares", "part", _n("spare_nodes") * server_price * scope, "currency",
           "hot-spare servers × server price, cluster scope only"),
     # ---
@@ -130,7 +130,7 @@ ENTRIES: tuple[Entry, ...] = (
           _n("maintenance_frac") * (_n("network_capex") + scope * nodes * server_price)
           + _n("network_support") + _n("staff"),
           "currency/year", "maintenance share of the capex maintained + licences and support + staff"),
-    # --- finance and carbon (issue 13): emissions of the facility energy
+    # --- finance and carbon: emissions of the facility energy
     Entry("co2_kg", "part", _n("energy_kwh") * _n("grid_kg_per_kwh"), "kg CO2e/year",
           "emissions per year: facility energy × grid emission factor"),
 )
@@ -236,7 +236,7 @@ def recurring_schedule(horizon_years: int) -> np.ndarray:
     return np.asarray(RECURRING.evaluate({"year": years}), dtype=float)
 
 
-# --- finance and carbon (issue 13): straight-line depreciation, deductions and the tax shield.
+# --- finance and carbon: straight-line depreciation, deductions and the tax shield.
 # A category's tax deduction in ``year`` is ``amount × deduction schedule``: recurring costs are
 # deducted as they fall (:data:`RECURRING`; the two opportunity costs too, as forgone taxable
 # income), capex by :func:`depreciation_formula` over its class life plus, when paid in

@@ -83,7 +83,7 @@ def job_failure_rate(nodes, gpus_per_node, endpoints, gpu_rate, node_rate, endpo
     return total, network
 
 
-# --- reliability by fabric (issue 13): failures per component, restart by cause, hot spares
+# --- reliability by fabric: failures per component, restart by cause, hot spares
 
 #: causes of a job interruption, in the order tables list them
 CAUSES = ("gpu", "host", "nic", "links", "switches", "soft")

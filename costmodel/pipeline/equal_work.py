@@ -1,6 +1,6 @@
 """Equal work: each fabric's cluster sized in whole nodes to deliver the same training plan.
 
-The headline comparison of issue 13. The work is the scenario's plan — ``runs_per_year`` runs
+The headline comparison. The work is the scenario's plan — ``runs_per_year`` runs
 of its workload, each optionally within ``target_run_days`` — and every fabric gets the
 fewest whole nodes that do it: the plan fits in a year (``runs · T_run ≤ 8760 h``), the layout
 fits GPU memory, and a run takes no longer than the target. The cost of the work is then the

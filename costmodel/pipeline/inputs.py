@@ -130,7 +130,7 @@ class Inputs:
     value_of_cluster_hour: np.ndarray  # [currency/h]; NaN = rental × GPUs
     gpu_fail_per_hour: np.ndarray  # per GPU [1/h]
     node_fail_per_hour: np.ndarray  # per node [1/h]
-    # reliability by fabric (issue 13)
+    # reliability by fabric
     hot_spare_node_frac: np.ndarray  # spare servers bought, a share of the nodes [0-1]
     node_repair_s: np.ndarray  # a failed server back in service [s]
     xcvr_fail_per_hour: np.ndarray  # per transceiver [1/h]
@@ -146,7 +146,7 @@ class Inputs:
     instalment_months: np.ndarray  # [months]
     instalment_rate: np.ndarray  # [1/year]
     residual_frac: np.ndarray  # [0-1]
-    # finance and carbon (issue 13), shape (S, 1)
+    # finance and carbon, shape (S, 1)
     tax_rate: np.ndarray  # income tax [0-1]; 0 = pre-tax
     dep_years_servers: np.ndarray  # straight-line tax life of servers [years]
     dep_years_network: np.ndarray  # straight-line tax life of network equipment [years]
@@ -185,7 +185,7 @@ class Inputs:
     cable_price: np.ndarray  # [currency]
     optic_price: np.ndarray  # [currency]
     install_per_node: np.ndarray  # [currency]
-    # bill of materials (issue 13)
+    # bill of materials
     frontend_network: np.ndarray  # 1 = cost the front-end / storage Ethernet (cluster scope), else 0; (S, 1)
     frontend_per_node: np.ndarray  # front-end Ethernet per server [currency]; (S, 1)
     reuse_existing_switches: np.ndarray  # 1 = keep the Ethernet switches on site, else 0; (S, 1)

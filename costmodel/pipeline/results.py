@@ -36,7 +36,7 @@ METRIC_KEYS = (
     "cpu_overhead_share", "value_of_cluster_hour", "network_wait_hours_per_year", "cost_per_run", "cost_per_mtok",
     "cost_per_useful_gpu_hour", "cash_total",
     *RELIABILITY_METRIC_KEYS,
-    # finance and carbon (issue 13): after-tax totals [currency], emissions [kg CO2e]
+    # finance and carbon: after-tax totals [currency], emissions [kg CO2e]
     "tco_after_tax", "npv_after_tax", "tax_shield", "depreciation",
     "co2_kg_per_year", "co2_kg_per_run", "co2_kg_horizon",
 )
@@ -80,7 +80,7 @@ class FabricResult:
     bom_priced: dict[str, dict[str, float]] = field(default_factory=dict)
     #: the network's yearly running costs (costmodel.money.bom.RUNNING) [currency/year]
     running: dict[str, float] = field(default_factory=dict)
-    #: per year: depreciation, deductions, tax_shield, total_after_tax [currency] (issue 13)
+    #: per year: depreciation, deductions, tax_shield, total_after_tax [currency]
     yearly_tax: list[dict[str, float]] = field(default_factory=list)
 
     @functools.cached_property

@@ -70,7 +70,7 @@ class Outputs:
     bom_priced: dict[str, bom_lines.Line]  # the priced bill (costmodel.money.bom.LINES); adds up to network capex
     running: dict[str, np.ndarray]  # the network's yearly running costs (costmodel.money.bom.RUNNING) [currency/year]
     # (both empty when computed with lines=False)
-    taxes: AfterTax | None = None  # depreciation, deductions, tax shield, after-tax totals (issue 13)
+    taxes: AfterTax | None = None  # depreciation, deductions, tax shield, after-tax totals
 
     def rows(self, rows: slice, *, lines: bool = True) -> Outputs:
         """The outputs of the batch rows ``rows`` only (views, no copies); ``lines=False``: without the
@@ -122,7 +122,7 @@ def compute(p: Inputs, st: Structure, modes: Modes | None = None, *, lines: bool
     flows = cash_flows(p, rates.amounts, st.horizon_years, st.payment)
     figures = metrics(p, topo, step, rel, sched, rates, flows, st.horizon_years)
     env = fields_of(p)
-    taxes = after_tax(p, rates.amounts, flows, st.horizon_years, st.payment)  # finance and carbon (issue 13)
+    taxes = after_tax(p, rates.amounts, flows, st.horizon_years, st.payment)  # finance and carbon
     extra = {"tco_after_tax": taxes.tco_after_tax, "npv_after_tax": -taxes.pv_cost_after_tax,
              "tax_shield": taxes.tax_shield, "depreciation": taxes.depreciation,
              **carbon(rates.amounts["co2_kg"], sched.runs_per_year, st.horizon_years)}

@@ -92,7 +92,7 @@ def _v2_upper_bounds() -> dict[str, dict[str, float]]:
 
 
 def _v3_to_v4(doc: dict) -> dict:
-    """Format 3 → 4: the step-time model reads a training layout (issue 12). A pipeline's
+    """Format 3 → 4: the step-time model reads a training layout. A pipeline's
     ``workload.pipeline_microbatches`` (micro-batches per step) became ``micro_batch_seqs``
     (sequences per micro-batch, the unit Megatron-LM and PyTorch use), with the new
     ``seq_len``: ``b = max(1, round(batch tokens / (s · d · m)))`` with ``d = nodes / stages``

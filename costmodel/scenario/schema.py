@@ -109,7 +109,7 @@ class Cluster(BaseModel):
         **_b("cluster.hot_spare_node_frac"),
         description="hot-spare servers bought on top of the nodes, a share of them rounded up [0-1]",
     )
-    # --- bill of materials (issue 13)
+    # --- bill of materials
     frontend_network: bool = Field(
         True,
         description="cost the front-end / storage Ethernet every cluster needs besides its compute fabric "
@@ -255,7 +255,7 @@ class Facility(BaseModel):
         **_b("facility.gpu_idle_power_frac"),
         description="GPU power while idle, share of TDP [0-1]"
     )
-    # --- finance and carbon (issue 13)
+    # --- finance and carbon
     grid_region: Literal["cn", "us", "eu"] = Field(
         "us", description="electricity grid whose average emission factor applies (data/finance_carbon.yaml)"
     )
@@ -306,7 +306,7 @@ class Operations(BaseModel):
         description="value of one cluster-hour, lost, waiting on the network or taken by the host CPU "
         "[currency/h]; empty = GPU rental rate × GPUs",
     )
-    # --- bill of materials (issue 13): staff with a fixed floor
+    # --- bill of materials: staff with a fixed floor
     network_staff_fte: float = Field(
         default_factory=_d("operations", "network_staff_fte"),
         **_b("operations.network_staff_fte"),
@@ -355,7 +355,7 @@ class Finance(BaseModel):
         **_b("finance.residual_value_frac"),
         description="resale value at the end of the horizon, share of capex [0-0.9]",
     )
-    # --- finance and carbon (issue 13)
+    # --- finance and carbon
     tax_region: Literal["none", "cn", "us"] = Field(
         "none", description="income-tax rules: 'none' = pre-tax figures; 'cn', 'us' = the region's presets"
     )

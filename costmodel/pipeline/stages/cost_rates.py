@@ -96,9 +96,9 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     drivers = {
         "scope_cluster": cluster,
         "endpoints": topo.endpoints,
-        "spare_nodes": rel.spare_nodes,  # hot spares (issue 13)
+        "spare_nodes": rel.spare_nodes,  # hot spares
         "switches": topo.switches_bought,
-        # bill of materials (issue 13): media by class, links to install, reused switches, front end
+        # bill of materials: media by class, links to install, reused switches, front end
         "reused_switches": topo.switches_bought * reuse,
         "dac_cables": topo.dac_bought,
         "aec_cables": topo.aec_bought,

@@ -120,6 +120,6 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
         "cost_per_mtok": cost_per_run / (p.tokens_per_run / MEGA),
         "cost_per_useful_gpu_hour": np.where(useful_gpu_h > 0, cash / useful_gpu_h, np.inf),
         "cash_total": cash,
-        **cause_metrics(rel, sched.busy_hours, sched.run_hours),  # reliability by fabric (issue 13)
+        **cause_metrics(rel, sched.busy_hours, sched.run_hours),  # reliability by fabric
     }
     return Metrics(values=MappingProxyType(values))

@@ -28,7 +28,7 @@ class Reliability:
     interval_s: np.ndarray  # compute time between checkpoints [s]
     goodput: np.ndarray  # share of wall time that advances the job [0-1]
     failure_loss: np.ndarray  # share of busy time lost to failures [0-1]
-    # by cause (:data:`costmodel.physics.reliability.CAUSES`), issue 13
+    # by cause (:data:`costmodel.physics.reliability.CAUSES`)
     rates: MappingProxyType  # cause → job-interrupting failures [1/h]
     restart_by_cause: MappingProxyType  # cause → restart time [s]
     restart_s: np.ndarray  # rate-weighted mean restart time [s]
