@@ -34,8 +34,8 @@ OTHER_GROUPS = ("money", "analysis", "measurement")  # inputs of the app and the
 # nccl-tests measurement (schema.Measurement), which the model reads through costmodel.physics.calibration
 PER_FABRIC_GROUPS = ("fabric", "fabric_price")
 SWINGS = ("scenario", "range")
-_KEYS = frozenset({"id", "unit", "integer", "min", "max", "min_exclusive", "note", "display", "label", "help",
-                   "model", "swing", "solve", "override", "book", "excel"})
+_KEYS = frozenset({"id", "description", "empty", "unit", "integer", "min", "max", "min_exclusive", "note", "display",
+                   "label", "help", "model", "swing", "solve", "override", "book", "excel"})
 _SIGNIFICANT = 12  # model-unit bounds are rounded to this many digits (0.01 × 1e9 is not exactly 1e7)
 
 
@@ -96,6 +96,8 @@ class QuantitySpec:
     override: bool = False
     book: bool = False
     excel: ExcelRow | None = None
+    description: str = ""
+    empty: bool = False
 
     @property
     def group(self) -> str:
@@ -235,18 +237,26 @@ def _entry(raw: dict) -> QuantitySpec:
         if model is None:
             raise CatalogError(f"quantities.yaml: {qid}: an Excel input row needs a model field")
         excel = ExcelRow(str(e["key"]), str(e["unit"]), bool(e["editable"]))
+    description = raw.get("description", "")
+    if scenario and (not isinstance(description, str) or not description.strip()):
+        raise CatalogError(f"quantities.yaml: {qid}: a scenario input needs a description (its unit in brackets)")
+    if not isinstance(raw.get("empty", False), bool) or (raw.get("empty") and not scenario):
+        raise CatalogError(f"quantities.yaml: {qid}: empty is true or false, and only for scenario inputs")
     default_label = f"field.{qid}" if scenario else f"q.{qid.split('.', 1)[1]}"
     return QuantitySpec(
         id=qid, unit=raw["unit"], note=note.strip(), label=raw.get("label", default_label),
         help=raw.get("help", f"help.{qid}" if scenario else None), integer=integer, lo=lo, hi=hi,
         lo_exclusive=bool(raw.get("min_exclusive", False)), display_scale=float(scale),
         display_unit=display.get("unit"), display_label=display.get("label"), model=model, swing=swing,
-        solve=solve, override=override, book=book, excel=excel,
+        solve=solve, override=override, book=book, excel=excel, description=description,
+        empty=bool(raw.get("empty", False)),
     )
 
 
-def load(path: Path = QUANTITIES_FILE) -> dict[str, QuantitySpec]:
-    """Every entry of a registry file by id, in file order (checked; see :func:`_entry`)."""
+def load(path: Path | None = None) -> dict[str, QuantitySpec]:
+    """Every entry of a registry file (default :data:`QUANTITIES_FILE`) by id, in file order (checked;
+    see :func:`_entry`)."""
+    path = QUANTITIES_FILE if path is None else path
     with path.open(encoding="utf-8") as fh:
         doc = yaml.safe_load(fh)
     if not isinstance(doc, dict) or not isinstance(doc.get("quantities"), list):
@@ -287,6 +297,13 @@ def group(name: str) -> Mapping[str, QuantitySpec]:
     """Entries of one group (``scenario``, ``fabric``, ``gpu_price`` …) by name (scenario: by path); read-only."""
     return MappingProxyType({(q.id if name == "scenario" else q.name): q
                              for q in registry().values() if q.group == name})
+
+
+def section(name: str) -> tuple[QuantitySpec, ...]:
+    """The numeric inputs of one scenario section (``cluster``, ``workload`` …), in file order."""
+    if name not in SCENARIO_SECTIONS:
+        raise KeyError(f"{name!r} is not a scenario section; allowed: {', '.join(SCENARIO_SECTIONS)}")
+    return tuple(q for q in registry().values() if q.id.split(".", 1)[0] == name)
 
 
 def override_bounds(name: str) -> dict[str, tuple[float, float]]:

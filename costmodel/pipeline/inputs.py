@@ -7,7 +7,7 @@ fabric-level ones ``(1, F)``; a Monte Carlo batch or a sweep only changes ``S``.
 
 Which array a scenario field or catalog quantity feeds, and the factor from its stored unit to
 the model's, come from the registry of quantities (``data/quantities.yaml``, ``model``): a new
-input that is a plain unit scaling needs its registry entry and its :class:`Inputs` field only.
+input that is a plain unit scaling needs its registry entry only (:class:`Inputs` gains its array).
 
 ``uncertain`` lists, for every quantity with a known range, its ``(low, typical, high)``
 arrays; Monte Carlo and the tornado draw or swing exactly these.
@@ -52,160 +52,57 @@ class Structure:
     measured_alltoall: tuple[str | None, ...] = ()  # per fabric: the alltoall measurement's summary, or None
 
 
-@dataclass(frozen=True)
-class Inputs:
-    """Model inputs as broadcastable float64 arrays (units in the names or below)."""
+#: The arrays of :class:`Inputs` that are not a registry quantity: choices turned into numbers (1/0
+#: flags, codes), the rack layout and the link media of each fabric's port rate (data/media.yaml), a
+#: measurement's host count. Name → unit and shape; every other array is a registry entry's ``model``.
+DERIVED: dict[str, str] = {
+    "in_network_reduction": "1 = use the switches' all-reduce offload where a fabric has it, else 0; (S, 1)",
+    "rack_pitch_m": "[m]; (1, 1)",
+    "row_pitch_m": "[m]; (1, 1)",
+    "racks_per_row": "[count]; (1, 1)",
+    "vertical_run_m": "each end [m]; (1, 1)",
+    "service_loop_m": "each end [m]; (1, 1)",
+    "recompute": "1 = full activation recomputation, else 0; (S, 1)",
+    "zero": "ZeRO stage of the data-parallel dimension, 0-3; (S, 1)",
+    "node_dedup": "1 = node-deduplicated expert dispatch; (S, 1)",
+    "loss_model": "code, see performance.LOSS_MODEL_CODES; (1, F)",
+    "dac_reach_m": "[m]; (1, F)",
+    "aec_reach_m": "[m]; (1, F)",
+    "aoc_reach_m": "[m]; (1, F)",
+    "aec_power_w": "per active copper link [W]; (1, F)",
+    "aoc_power_w": "per active optical cable [W]; (1, F)",
+    "sharp_capable": "1 = the switches reduce all-reduce data in the network (SHARPv3+), else 0; (1, F)",
+    "frontend_network": "1 = cost the front-end / storage Ethernet (cluster scope), else 0; (S, 1)",
+    "reuse_existing_switches": "1 = keep the Ethernet switches on site, else 0; (S, 1)",
+    "ethernet": "1 = an Ethernet-family fabric (TCP, RoCE, iWARP), 0 = InfiniBand; (1, F)",
+    "measured_hosts": "nodes of that measurement [count]; NaN = unknown; (1, F)",
+}
 
-    # cluster, shape (S, 1)
-    nodes: np.ndarray  # [count]
-    gpus_per_node: np.ndarray  # [count]
-    nics_per_node: np.ndarray  # [count]
-    peak_flops: np.ndarray  # per GPU [FLOP/s]
-    gpu_tdp_kw: np.ndarray  # [kW]
-    intra_node_Bps: np.ndarray  # [B/s]
-    gpu_memory_bytes: np.ndarray  # per GPU [B]
-    host_power_kw: np.ndarray  # [kW]
-    host_cpu_cores: np.ndarray  # [count]
-    host_cpu_cost_share: np.ndarray  # [0-1]
-    host_cpu_power_share: np.ndarray  # [0-1]
-    server_price: np.ndarray  # [currency]
-    rental_per_gpu_hour: np.ndarray  # [currency/GPU-h]
-    oversubscription: np.ndarray  # leaf down- over uplinks [ratio]
-    in_network_reduction: np.ndarray  # 1 = use the switches' all-reduce offload where a fabric has it, else 0
-    nodes_per_rack: np.ndarray  # [count]
-    spare_switch_frac: np.ndarray  # [0-1]
-    spare_cable_frac: np.ndarray  # [0-1]
-    spare_optic_frac: np.ndarray  # [0-1]
-    # rack layout (data/media.yaml), shape (1, 1)
-    rack_pitch_m: np.ndarray  # [m]
-    row_pitch_m: np.ndarray  # [m]
-    racks_per_row: np.ndarray  # [count]
-    vertical_run_m: np.ndarray  # each end [m]
-    service_loop_m: np.ndarray  # each end [m]
-    # workload
-    params: np.ndarray  # [parameters]
-    tokens_per_run: np.ndarray  # [tokens]
-    batch_tokens: np.ndarray  # [tokens/step]
-    compute_efficiency: np.ndarray  # hardware FLOPs share of peak while computing [0-1]
-    recompute: np.ndarray  # 1 = full activation recomputation, else 0
-    grad_bytes: np.ndarray  # [B]
-    param_bytes: np.ndarray  # [B]
-    act_bytes: np.ndarray  # [B]
-    hidden: np.ndarray  # [elements]
-    n_layers: np.ndarray  # [count]
-    seq_len: np.ndarray  # [tokens]
-    micro_seqs: np.ndarray  # sequences per micro-batch [count]
-    tp: np.ndarray  # tensor-parallel size [count]
-    pipeline_stages: np.ndarray  # [count]
-    vp: np.ndarray  # interleaved chunks per stage [count]
-    zero: np.ndarray  # ZeRO stage of the data-parallel dimension, 0-3
-    experts: np.ndarray  # routed experts, 0 = dense [count]
-    top_k: np.ndarray  # experts per token [count]
-    ep: np.ndarray  # expert-parallel size [count]
-    active_params: np.ndarray  # parameters per token [count]
-    a2a_overlap: np.ndarray  # [0-1]
-    node_dedup: np.ndarray  # 1 = node-deduplicated expert dispatch
-    runs_per_year: np.ndarray  # [count/year]
-    bucket_bytes: np.ndarray  # [B]
-    nvlink_eff: np.ndarray  # [0-1]
-    nccl_step_latency_s: np.ndarray  # NCCL's latency of one ring step over the network [s]
-    nvlink_latency_s: np.ndarray  # [s]
-    sm_share_net: np.ndarray  # [0-1]
-    fsdp_eff: np.ndarray  # [0-1]
-    memory_reserve_frac: np.ndarray  # share of GPU memory a job cannot use [0-1]
-    proxy_cores_per_gpu: np.ndarray  # [cores]
-    nccl_base_latency_s: np.ndarray  # [s]
-    mathis_c: np.ndarray  # [-]
-    # facility and operations
-    pue: np.ndarray  # [ratio]
-    electricity_price: np.ndarray  # [currency/kWh]
-    gpu_busy_frac: np.ndarray  # [0-1.2]
-    gpu_idle_frac: np.ndarray  # [0-1]
-    cluster_ops_per_node_year: np.ndarray  # [currency]
-    network_ops_per_node_year: np.ndarray  # [currency]
-    maintenance_frac: np.ndarray  # [1/year]
-    ckpt_write_Bps_per_node: np.ndarray  # [B/s]
-    ckpt_bytes_per_param: np.ndarray  # [B]
-    restart_s: np.ndarray  # [s]
-    value_of_cluster_hour: np.ndarray  # [currency/h]; NaN = rental × GPUs
-    gpu_fail_per_hour: np.ndarray  # per GPU [1/h]
-    node_fail_per_hour: np.ndarray  # per node [1/h]
-    # reliability by fabric
-    hot_spare_node_frac: np.ndarray  # spare servers bought, a share of the nodes [0-1]
-    node_repair_s: np.ndarray  # a failed server back in service [s]
-    xcvr_fail_per_hour: np.ndarray  # per transceiver [1/h]
-    aoc_fail_per_hour: np.ndarray  # per active optical cable [1/h]
-    aec_fail_per_hour: np.ndarray  # per active copper cable [1/h]
-    dac_fail_per_hour: np.ndarray  # per passive copper cable [1/h]
-    switch_fail_per_hour: np.ndarray  # per switch [1/h]
-    node_hw_share: np.ndarray  # share of node failures needing a hardware repair [0-1]
-    init_s_per_gpu: np.ndarray  # job initialisation per GPU on restart [s]
-    hang_detect_s: np.ndarray  # time for the watchdog to find a hung collective [s]
-    # finance
-    discount_rate: np.ndarray  # [1/year]
-    instalment_months: np.ndarray  # [months]
-    instalment_rate: np.ndarray  # [1/year]
-    residual_frac: np.ndarray  # [0-1]
-    # finance and carbon, shape (S, 1)
-    tax_rate: np.ndarray  # income tax [0-1]; 0 = pre-tax
-    dep_years_servers: np.ndarray  # straight-line tax life of servers [years]
-    dep_years_network: np.ndarray  # straight-line tax life of network equipment [years]
-    grid_kg_per_kwh: np.ndarray  # grid emission factor [kg CO2e/kWh]
-    # fabric, shape (1, F)
-    loss_model: np.ndarray  # code, see performance.LOSS_MODEL_CODES
-    port_bps: np.ndarray  # [bit/s]
-    latency_s: np.ndarray  # [s]
-    hop_latency_s: np.ndarray  # [s]
-    efficiency: np.ndarray  # [0-1]
-    a2a_efficiency: np.ndarray  # all-to-all bandwidth per NIC / line rate [0-1]
-    loss_rate: np.ndarray  # [0-1]
-    mtu_bytes: np.ndarray  # [B]
-    tcp_flows: np.ndarray  # [count]
-    cpu_cores_per_100gbps: np.ndarray  # [cores]
-    nic_power_w: np.ndarray  # [W]
-    switch_radix: np.ndarray  # [ports]
-    switch_power_w: np.ndarray  # [W]
-    optic_power_w: np.ndarray  # [W]
-    cable_power_w: np.ndarray  # per passive copper (DAC) link [W]
-    # link media at the fabric's port rate (data/media.yaml), shape (1, F)
-    dac_reach_m: np.ndarray  # [m]
-    aec_reach_m: np.ndarray  # [m]
-    aoc_reach_m: np.ndarray  # [m]
-    aec_power_w: np.ndarray  # per active copper link [W]
-    aoc_power_w: np.ndarray  # per active optical cable [W]
-    ops_factor: np.ndarray  # [ratio]
-    net_fail_per_endpoint_hour: np.ndarray  # [1/h]
-    spine_eff: np.ndarray  # collective bandwidth kept once traffic crosses the spine [0-1]
-    sharp_capable: np.ndarray  # 1 = the switches reduce all-reduce data in the network (SHARPv3+), else 0
-    sharp_speedup: np.ndarray  # all-reduce network-time divisor with in-network reduction [1-2]
-    soft_fail_per_gpu_hour: np.ndarray  # collective timeouts and hangs per GPU-hour [1/h]
-    setup_s_per_run: np.ndarray  # lost before productive training, per run [s]
-    nic_price: np.ndarray  # [currency]
-    switch_price: np.ndarray  # [currency]
-    cable_price: np.ndarray  # [currency]
-    optic_price: np.ndarray  # [currency]
-    install_per_node: np.ndarray  # [currency]
-    # bill of materials
-    frontend_network: np.ndarray  # 1 = cost the front-end / storage Ethernet (cluster scope), else 0; (S, 1)
-    frontend_per_node: np.ndarray  # front-end Ethernet per server [currency]; (S, 1)
-    reuse_existing_switches: np.ndarray  # 1 = keep the Ethernet switches on site, else 0; (S, 1)
-    existing_switch_gbps: np.ndarray  # port rate of those switches [Gb/s]; (S, 1)
-    network_staff_fte: np.ndarray  # network staff floor [FTE]; (S, 1)
-    cluster_staff_fte: np.ndarray  # systems staff floor [FTE]; (S, 1)
-    staff_cost_per_fte_year: np.ndarray  # [currency/year]; (S, 1)
-    ethernet: np.ndarray  # 1 = an Ethernet-family fabric (TCP, RoCE, iWARP), 0 = InfiniBand; (1, F)
-    aec_price: np.ndarray  # per active copper cable [currency]
-    aoc_price: np.ndarray  # per active optical cable [currency]
-    fibre_price: np.ndarray  # fibre per transceiver link [currency]
-    install_per_link: np.ndarray  # [currency/link]
-    support_frac: np.ndarray  # licences and software support per year, share of network hardware [1/year]
-    measured_alpha_s: np.ndarray  # latency of a whole collective measured on the fabric [s]; NaN = not measured
-    measured_hosts: np.ndarray  # nodes of that measurement [count]; NaN = unknown
 
-    def replace(self, **changes: np.ndarray) -> Inputs:
-        """A copy with some arrays replaced."""
-        return dataclasses.replace(self, **changes)
+def _fields() -> dict[str, str]:
+    """Every array of :class:`Inputs`, name → unit: the registry's model fields (file order), then
+    :data:`DERIVED`."""
+    out = {q.model.field: f"[{q.model.unit}]" for q in quantities.registry().values() if q.model is not None}
+    clash = set(out) & set(DERIVED)
+    if clash:
+        raise ValueError(f"quantities.yaml model fields also derived in inputs.py: {sorted(clash)}")
+    return {**out, **DERIVED}
 
+
+def _replace(self, **changes: np.ndarray):
+    """A copy with some arrays replaced."""
+    return dataclasses.replace(self, **changes)
+
+
+#: Model inputs as broadcastable float64 arrays, one per registry quantity that feeds the model
+#: (``data/quantities.yaml`` ``model``) and one per :data:`DERIVED` entry: a frozen dataclass generated
+#: here, so a new registry entry with a ``model`` link is a new array without an edit of this file.
+Inputs = dataclasses.make_dataclass(
+    "Inputs", [(name, np.ndarray) for name in _fields()], frozen=True,
+    namespace={"replace": _replace, "__doc__": "Model inputs as broadcastable float64 arrays; units: "
+               + "; ".join(f"``{k}`` {v}" for k, v in _fields().items())},
+)
+Inputs.__module__ = __name__
 
 
 @dataclass

@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
+import shutil
+import subprocess
+import sys
 import typing
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -129,7 +134,12 @@ def _write(tmp_path, body: str):
     ("  - {id: workload.x, unit: t, min: 0, min_exclusive: true, max: 1, note: x, swing: scenario,"
      " model: {field: x, scale: 1, unit: t}}\n", "solve.floor"),
     ("  - {id: nowhere.x, unit: W}\n", "allowed heads"),
-    ("  - {id: cluster.nodes, unit: count}\n  - {id: cluster.nodes, unit: count}\n", "defined twice"),
+    ("  - {id: cluster.nodes, unit: count, description: x}\n  - {id: cluster.nodes, unit: count, description: x}\n",
+     "defined twice"),
+    ("  - {id: cluster.nodes, unit: count}\n", "needs a description"),
+    ("  - {id: cluster.nodes, unit: count, description: '  '}\n", "needs a description"),
+    ("  - {id: fabric.x, unit: W, empty: true}\n", "only for scenario inputs"),
+    ("  - {id: cluster.nodes, unit: count, description: x, empty: 'yes'}\n", "true or false"),
 ])
 def test_the_loader_refuses_a_malformed_entry_naming_it(tmp_path, body, words):
     with pytest.raises(CatalogError, match=words):
@@ -137,8 +147,9 @@ def test_the_loader_refuses_a_malformed_entry_naming_it(tmp_path, body, words):
 
 
 def test_the_loader_reads_a_good_entry(tmp_path):
-    path = _write(tmp_path, "  - {id: facility.pue, unit: ratio, min: 1.0, max: 3.0, note: by definition,"
-                            " model: {field: pue, scale: 1, unit: ratio}, solve: {zero_window_hi: 3.0}}\n")
+    path = _write(tmp_path, "  - {id: facility.pue, description: a ratio, unit: ratio, min: 1.0, max: 3.0,"
+                            " note: by definition, model: {field: pue, scale: 1, unit: ratio},"
+                            " solve: {zero_window_hi: 3.0}}\n")
     q = quantities.load(path)["facility.pue"]
     assert (q.bounds(), q.field_kwargs(), q.model_bounds(), q.label) == (
         (1.0, 3.0), {"ge": 1.0, "le": 3.0}, (1.0, 3.0), "field.facility.pue")
@@ -315,3 +326,56 @@ def test_the_documented_bounds_are_the_registry_bounds(root):
         lo_text, hi_text = (part.strip() for part in text.split("…"))
         assert lo_text.startswith(">") == q.lo_exclusive, path
         assert (_doc_number(lo_text.lstrip("> ")), _doc_number(hi_text)) == (q.lo, q.hi), path
+
+
+# --- a quantity declared once: the scenario field and the model array come from the registry
+
+def test_every_numeric_scenario_field_is_a_registry_entry_and_nothing_else():
+    """A section's numeric fields are exactly its registry entries: type, emptiness, default and
+    description as the registry says (the non-numeric fields are choices: bool or Literal)."""
+    cat = load_catalog()
+    for sec, model in SECTIONS.items():
+        specs = {q.name: q for q in quantities.section(sec)}
+        numeric = {name for name, f in model.model_fields.items()
+                   if {int, float} & set(typing.get_args(f.annotation) or (f.annotation,))}
+        assert numeric == set(specs), sec
+        for name, q in specs.items():
+            f = model.model_fields[name]
+            kind = int if q.integer else float
+            assert f.annotation == (kind | None if q.empty else kind), q.id
+            assert f.description == q.description, q.id
+            default = f.get_default(call_default_factory=True)
+            assert default == (None if q.empty else kind(cat.default(sec, name))), q.id
+
+
+def test_a_new_registry_entry_is_a_scenario_field_and_a_model_array(tmp_path):
+    """Adding an input is a registry entry: the Scenario section gains the field (bounded, with its
+    default) and Inputs gains the array, with no edit of schema.py or inputs.py (checked on a copy
+    of the package whose quantities.yaml has one more entry)."""
+    root = Path(__file__).resolve().parents[2]
+    shutil.copytree(root / "costmodel", tmp_path / "costmodel", ignore=shutil.ignore_patterns("__pycache__"))
+    registry = tmp_path / "costmodel" / "data" / "quantities.yaml"
+    registry.write_text(registry.read_text(encoding="utf-8").replace(
+        "  - id: facility.pue\n",
+        "  - id: facility.water_price_per_m3\n"
+        "    description: \"cooling water price [currency/m³]\"\n"
+        "    empty: true\n"
+        "    unit: currency/m³\n    min: 0\n    max: 100\n    note: test entry\n"
+        "    model: {field: water_price, scale: 1, unit: currency/m³}\n"
+        "  - id: facility.pue\n", 1), encoding="utf-8")
+    code = (
+        "import dataclasses\n"
+        "from costmodel.scenario.schema import Scenario, Facility\n"
+        "from costmodel.pipeline.inputs import Inputs\n"
+        "f = Facility.model_fields['water_price_per_m3']\n"
+        "print(f.description, Scenario().facility.water_price_per_m3)\n"
+        "print('water_price' in {x.name for x in dataclasses.fields(Inputs)})\n"
+        "try:\n"
+        "    Facility(water_price_per_m3=-1.0)\n"
+        "except Exception as e:\n"
+        "    print('refused', 'greater than or equal to 0' in str(e))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:3] == ["cooling water price [currency/m³] None", "True", "refused True"]

@@ -35,7 +35,7 @@ def broadcast_inputs(p: Inputs) -> Inputs:
     >>> from costmodel.scenario.schema import Scenario
     >>> p = build(Scenario()).inputs
     >>> b = broadcast_inputs(p.replace(nodes=np.array([[2.], [4.], [8.]])))
-    >>> b.nodes.shape, b.pue.shape, b.nic_price.shape
+    >>> b.nodes.shape, b.discount_rate.shape, b.nic_price.shape
     ((3, 4), (3, 4), (3, 4))
     """
     fields = fields_of(float_inputs(p))
