@@ -168,69 +168,54 @@ def _measured_alltoall(item, eta: float, summary: str):
     return item.model_copy(update={"alltoall_efficiency": a2a})
 
 
-def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
-    """Arrays for one scenario: scenario-level ``(1, 1)``, fabric-level ``(1, F)``."""
-    cat = catalog or load_catalog()
-    book = price_books.for_scenario(scenario, cat)
-    ov = scenario.overrides
-    gpu_id = scenario.cluster.gpu
-    gpu = _apply(cat.gpus[gpu_id], ov.gpus.get(gpu_id))
-    gpu_prices = _apply(book.gpus[gpu_id], ov.gpu_prices.get(gpu_id))
-    fab_specs = [_apply(cat.fabrics[f], ov.fabrics.get(f)) for f in scenario.fabrics]
-    fab_prices = [_apply(book.fabrics[f], ov.fabric_prices.get(f)) for f in scenario.fabrics]
-    uncertain: list[Uncertain] = []
+class _Ranges:
+    """Collects the catalog quantities read with a range (:class:`Uncertain`) while their typical
+    values become the model's arrays."""
 
-    def q(name: str, quantity: Quantity, scale: float = 1.0, override=None) -> np.ndarray:
-        """A scenario-level quantity; registered as uncertain unless the user set it."""
+    def __init__(self) -> None:
+        self.uncertain: list[Uncertain] = []
+
+    def scalar(self, name: str, quantity: Quantity, scale: float = 1.0, override=None) -> np.ndarray:
+        """A scenario-level quantity ``(1, 1)``; uncertain unless the user set it (``override``)."""
         if override is not None:
             return _scalar(override * scale)
         typ = _scalar(quantity.typical * scale)
         if quantity.lo != quantity.hi:
-            uncertain.append(
-                Uncertain(name, name, _scalar(quantity.lo * scale), typ,
-                          _scalar(quantity.hi * scale), per_fabric=False)
-            )
+            self.uncertain.append(Uncertain(name, name, _scalar(quantity.lo * scale), typ,
+                                            _scalar(quantity.hi * scale), per_fabric=False))
         return typ
 
-    def fq(name: str, items: list, attr: str, scale: float = 1.0) -> np.ndarray:
-        """A fabric-level quantity, one column per fabric."""
+    def column(self, name: str, items: list, attr: str, scale: float = 1.0) -> np.ndarray:
+        """A fabric-level quantity ``(1, F)``, one column per fabric."""
         quants = [getattr(item, attr) for item in items]
         typ = _col([x.typical * scale for x in quants])
         if any(x.lo != x.hi for x in quants):
-            uncertain.append(
-                Uncertain(name, name, _col([x.lo * scale for x in quants]), typ,
-                          _col([x.hi * scale for x in quants]), per_fabric=True)
-            )
+            self.uncertain.append(Uncertain(name, name, _col([x.lo * scale for x in quants]), typ,
+                                            _col([x.hi * scale for x in quants]), per_fabric=True))
         return typ
 
-    c, w, op, fi = scenario.cluster, scenario.workload, scenario.operations, scenario.finance
-    model = cat.model
-    params = w.model_params_b * quantities.spec("workload.model_params_b").model.scale
-    hidden = (w.hidden_size if w.hidden_size is not None
-              else float(hidden_size(params, model["d_model_per_layer"].typical)))
-    vch = np.nan if op.value_of_cluster_hour is None else op.value_of_cluster_hour
-    # scenario inputs that are a plain unit scaling (the registry's model.scale)
-    arrays = {spec.model.field: _scalar(_path(scenario, spec.id) * spec.model.scale)
-              for spec in quantities.direct("scenario")}
-    g = c.gpus_per_node or gpu.default_gpus_per_node.typical
-    tp_default = 1 if w.parallelism == "fsdp" else g
-    nics = c.nics_per_node or gpu.default_nics_per_node.typical
-    # a fabric's nccl-tests measurement replaces its efficiency (and loss) and NCCL base latency
+
+def _measured_fabrics(scenario: Scenario, fab_specs: list, nics: float, g: float) -> tuple[list, list, list]:
+    """The fabric specs with their measurements applied: an nccl-tests measurement replaces a fabric's
+    efficiency (and loss model), an alltoall_perf measurement only its all-to-all efficiency.
+    Returns (specs, ring measurements, alltoall measurements), one per fabric (None = not measured)."""
     measured = [scenario.measurements.get(f) for f in scenario.fabrics]
-    alpha_scale = quantities.spec("measurement.alpha_us").model.scale
     fab_specs = [spec if m is None else _measured(spec, calibration.efficiency(m, spec.port_gbps.typical, nics, g),
                                                   m.summary)
                  for spec, m in zip(fab_specs, measured, strict=True)]
-    # an alltoall_perf measurement replaces only the fabric's all-to-all efficiency
     measured_a2a = [scenario.alltoall_measurements.get(f) for f in scenario.fabrics]
     fab_specs = [spec if m is None else _measured_alltoall(
                      spec, calibration.alltoall_efficiency(m, spec.port_gbps.typical, nics, g), m.summary)
                  for spec, m in zip(fab_specs, measured_a2a, strict=True)]
-    arrays.update(
-        gpus_per_node=_scalar(g),
-        nics_per_node=_scalar(nics),
-        measured_alpha_s=_col([np.nan if m is None else m.alpha_us * alpha_scale for m in measured]),
-        measured_hosts=_col([np.nan if m is None or m.hosts is None else float(m.hosts) for m in measured]),
+    return fab_specs, measured, measured_a2a
+
+
+def _layout_arrays(scenario: Scenario, params: float, hidden: float, g: float) -> dict[str, np.ndarray]:
+    """The training layout and the choices the model reads as numbers (flags and sizes), ``(1, 1)``."""
+    c, w = scenario.cluster, scenario.workload
+    tp_default = 1 if w.parallelism == "fsdp" else g
+    vch = scenario.operations.value_of_cluster_hour
+    return dict(
         hidden=_scalar(hidden),
         n_layers=_scalar(w.layers if w.layers is not None else float(transformer.layers(params, hidden))),
         recompute=_scalar(1.0 if w.full_recompute else 0.0),
@@ -243,27 +228,45 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
         ep=_scalar(w.expert_parallel or (min(w.experts, g) if w.experts else 1)),
         active_params=_scalar(params if w.active_params_b is None else
                               w.active_params_b * quantities.spec("workload.active_params_b").model.scale),
-        value_of_cluster_hour=_scalar(vch),
-        loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
-        sharp_capable=_col([1.0 if f.in_network_reduction else 0.0 for f in fab_specs]),
+        value_of_cluster_hour=_scalar(np.nan if vch is None else vch),
         in_network_reduction=_scalar(1.0 if c.in_network_reduction else 0.0),
         frontend_network=_scalar(1.0 if c.frontend_network else 0.0),
         reuse_existing_switches=_scalar(1.0 if c.reuse_existing_switches else 0.0),
-        ethernet=_col([0.0 if f.family == "infiniband" else 1.0 for f in fab_specs]),
-        **{name: _scalar(getattr(cat.layout, name).typical) for name in type(cat.layout).model_fields},
     )
-    # link media of each fabric's port rate (no range: chosen by rate, not drawn)
+
+
+def _fabric_arrays(cat: Catalog, fab_specs: list, measured: list) -> dict[str, np.ndarray]:
+    """Per-fabric arrays ``(1, F)`` that are not catalog quantities: loss-model codes, features,
+    the measurement's latency and hosts, the link media of each fabric's port rate (chosen by rate,
+    not drawn)."""
+    alpha_scale = quantities.spec("measurement.alpha_us").model.scale
+    out = dict(
+        measured_alpha_s=_col([np.nan if m is None else m.alpha_us * alpha_scale for m in measured]),
+        measured_hosts=_col([np.nan if m is None or m.hosts is None else float(m.hosts) for m in measured]),
+        loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
+        sharp_capable=_col([1.0 if f.in_network_reduction else 0.0 for f in fab_specs]),
+        ethernet=_col([0.0 if f.family == "infiniband" else 1.0 for f in fab_specs]),
+    )
     fab_media = [cat.media_for(f.port_gbps.typical) for f in fab_specs]
-    arrays.update({name: _col([getattr(m, name).typical for m in fab_media])
-                   for name in ("dac_reach_m", "aec_reach_m", "aoc_reach_m", "aec_power_w", "aoc_power_w")})
-    # catalog quantities the model reads in code: a scenario override
+    out.update({name: _col([getattr(m, name).typical for m in fab_media])
+                for name in ("dac_reach_m", "aec_reach_m", "aoc_reach_m", "aec_power_w", "aoc_power_w")})
+    return out
+
+
+def _catalog_arrays(ranges: _Ranges, scenario: Scenario, items: dict) -> dict[str, np.ndarray]:
+    """The catalog quantities the registry links to the model, group by group in the registry's order
+    (the order Monte Carlo draws them); the server's price and host power may be set in the scenario.
+    ``items``: the GPU, its prices, the model defaults and the fabrics' specs and prices."""
+    c = scenario.cluster
     special = {
-        "gpu.host_power_kw": lambda: q("host_power_kw", gpu.host_power_kw, override=c.host_power_kw),
-        "gpu_price.server_price": lambda: q("server_price", gpu_prices.server_price, override=c.server_price),
+        "gpu.host_power_kw": lambda: ranges.scalar("host_power_kw", items["gpu"].host_power_kw,
+                                                   override=c.host_power_kw),
+        "gpu_price.server_price": lambda: ranges.scalar("server_price", items["gpu_price"].server_price,
+                                                        override=c.server_price),
     }
-    # catalog quantities, group by group in the registry's order (the order Monte Carlo draws them)
-    sources = {"gpu": lambda n: getattr(gpu, n), "gpu_price": lambda n: getattr(gpu_prices, n),
-               "model": lambda n: model[n]}
+    sources = {"gpu": lambda n: getattr(items["gpu"], n), "gpu_price": lambda n: getattr(items["gpu_price"], n),
+               "model": lambda n: items["model"][n]}
+    out: dict[str, np.ndarray] = {}
     for group in ("gpu", "gpu_price", "model", "fabric", "fabric_price"):
         for spec in quantities.group(group).values():
             if spec.model is None:
@@ -271,27 +274,51 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
             name, scale = spec.model.field, spec.model.scale
             if not spec.model.direct:
                 if spec.id in special:
-                    arrays[name] = special[spec.id]()
+                    out[name] = special[spec.id]()
             elif group in sources:
-                arrays[name] = q(name, sources[group](spec.name), scale)
+                out[name] = ranges.scalar(name, sources[group](spec.name), scale)
             else:
-                arrays[name] = fq(name, fab_specs if group == "fabric" else fab_prices, spec.name, scale)
+                out[name] = ranges.column(name, items[group], spec.name, scale)
+    return out
+
+
+def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
+    """Arrays for one scenario: scenario-level ``(1, 1)``, fabric-level ``(1, F)``.
+
+    The one place a scenario meets its priced catalog: the price book, the overrides and the
+    measurements are applied here, then every array is made once.
+    """
+    cat = catalog or load_catalog()
+    book = price_books.for_scenario(scenario, cat)
+    ov, c, w = scenario.overrides, scenario.cluster, scenario.workload
+    gpu = _apply(cat.gpus[c.gpu], ov.gpus.get(c.gpu))
+    g = c.gpus_per_node or gpu.default_gpus_per_node.typical
+    nics = c.nics_per_node or gpu.default_nics_per_node.typical
+    fab_specs, measured, measured_a2a = _measured_fabrics(
+        scenario, [_apply(cat.fabrics[f], ov.fabrics.get(f)) for f in scenario.fabrics], nics, g)
+    items = {"gpu": gpu, "gpu_price": _apply(book.gpus[c.gpu], ov.gpu_prices.get(c.gpu)), "model": cat.model,
+             "fabric": fab_specs, "fabric_price": [_apply(book.fabrics[f], ov.fabric_prices.get(f))
+                                                   for f in scenario.fabrics]}
+    params = w.model_params_b * quantities.spec("workload.model_params_b").model.scale
+    hidden = (w.hidden_size if w.hidden_size is not None
+              else float(hidden_size(params, cat.model["d_model_per_layer"].typical)))
+    # scenario inputs that are a plain unit scaling (the registry's model.scale)
+    arrays = {spec.model.field: _scalar(_path(scenario, spec.id) * spec.model.scale)
+              for spec in quantities.direct("scenario")}
+    arrays.update(gpus_per_node=_scalar(g), nics_per_node=_scalar(nics), **_layout_arrays(scenario, params, hidden, g),
+                  **_fabric_arrays(cat, fab_specs, measured),
+                  **{name: _scalar(getattr(cat.layout, name).typical) for name in type(cat.layout).model_fields})
+    ranges = _Ranges()
+    arrays.update(_catalog_arrays(ranges, scenario, items))
     arrays.update({k: _scalar(v) for k, v in finance_carbon_terms(scenario).items()})
-    inputs = Inputs(**arrays)
     structure = Structure(
-        horizon_years=fi.horizon_years,
-        parallelism=w.parallelism,
-        payment=fi.payment,
-        schedule=w.schedule,
-        scope=scenario.scope,
-        fabric_ids=tuple(scenario.fabrics),
-        families=tuple(f.family for f in fab_specs),
-        baseline_index=scenario.fabrics.index(scenario.baseline),
-        currency=book.currency,
-        measured=tuple(None if m is None else m.summary for m in measured),
+        horizon_years=scenario.finance.horizon_years, parallelism=w.parallelism, payment=scenario.finance.payment,
+        schedule=w.schedule, scope=scenario.scope, fabric_ids=tuple(scenario.fabrics),
+        families=tuple(f.family for f in fab_specs), baseline_index=scenario.fabrics.index(scenario.baseline),
+        currency=book.currency, measured=tuple(None if m is None else m.summary for m in measured),
         measured_alltoall=tuple(None if m is None else m.summary for m in measured_a2a),
     )
-    return Built(inputs, structure, uncertain)
+    return Built(Inputs(**arrays), structure, ranges.uncertain)
 
 
 def finance_carbon_terms(scenario: Scenario) -> dict[str, float]:
