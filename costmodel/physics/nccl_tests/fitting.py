@@ -112,6 +112,7 @@ def _robust_line(x: np.ndarray, t: np.ndarray, k: float, rounds: int = 20) -> tu
 
 
 def _fit_notes(log: Log, n_rows: int, busbw: float, bmax: float, conf: dict) -> list[Note]:
+    """Warnings about a fit: one or two nodes, few rows, a bandwidth [GB/s] beyond the largest measured."""
     notes = []
     if log.hosts == 1:
         notes.append(Note("nccl_note_single_node", "single node: this log measures NVLink/PCIe inside one "

@@ -34,6 +34,7 @@ def efficiency(fit: Fit, port_gbps: float, nics_per_node: int, gpus_per_node: in
 
 
 def _check_hardware(port_gbps, nics_per_node, gpus_per_node) -> None:
+    """Raise :class:`~costmodel.errors.InputError` unless the port speed and counts are positive numbers."""
     for name, value in (("port_gbps", port_gbps), ("nics_per_node", nics_per_node), ("gpus_per_node", gpus_per_node)):
         if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or value <= 0:
             raise InputError(f"{name} must be a positive number (got {value!r})", name, "a positive number")

@@ -41,11 +41,13 @@ _HTML = re.compile(r"<\s*(?:!doctype|html|head|body|div|table|pre|script)\b", re
 
 
 def _clean(line: str) -> str:
+    """A log line without MPI output tags, srun labels, tabs and trailing blanks."""
     line = _MPI_TAG.sub(" ", line.replace("\t", " "))
     return _SRUN_LABEL.sub("", line).rstrip()
 
 
 def _float(token: str) -> float | None:
+    """``token`` as a finite float, else None."""
     try:
         x = float(token)
     except ValueError:
@@ -54,10 +56,12 @@ def _float(token: str) -> float | None:
 
 
 def _int(token: str) -> int | None:
+    """``token`` as a non-negative integer of at most 20 digits, else None."""
     return int(token) if re.fullmatch(r"\d{1,20}", token) else None
 
 
 def _header_tokens(line: str) -> list[str] | None:
+    """The lower-case column names of a table header line (size … time … busbw), else None."""
     tokens = line.strip().lstrip("#").lower().split()
     return tokens if "size" in tokens and "busbw" in tokens and "time" in tokens else None
 
@@ -80,6 +84,7 @@ def _tables(lines: list[str]) -> list[tuple[int, list[str], list[list[str]]]]:
 
 
 def _placement_order(lines: list[str], header: int) -> tuple[str, str]:
+    """The order of the out-of-place and in-place column groups, from the banner above the header."""
     banner = " ".join(lines[max(0, header - 2):header]).lower()
     inp, outp = banner.find("in-place"), banner.find("out-of-place")
     in_place_first = inp >= 0 and (outp < 0 or inp < outp)  # mscclpp's tests print in-place first
@@ -107,6 +112,7 @@ def _read_row(tokens: list[str], cols: list[str], starts: list[int], order: tupl
 
 
 def _nccl_version(meta: str) -> str | None:
+    """The NCCL version the log's header names (``NCCL version`` or ``nccl-library=``), else None."""
     m = _NCCL_VERSION.search(meta)
     if m:
         return m.group(1)
@@ -119,6 +125,7 @@ def _nccl_version(meta: str) -> str | None:
 
 
 def _median_ratio(algbw: np.ndarray, busbw: np.ndarray) -> float | None:
+    """Median busbw/algbw of the rows with algbw ≥ 1 GB/s (else ≥ 0.1); None when all are smaller."""
     for floor in (1.0, 0.1):
         ok = algbw >= floor
         if ok.any():
@@ -205,11 +212,13 @@ def parse(text: str | bytes, collective: str | None = None) -> Log:
 
 
 def _too_large(size: int, limit: int) -> NcclLogError:
+    """The refusal of a log of ``size`` bytes over ``limit``."""
     return refuse(f"the log is {size:,} bytes; at most {limit:,} bytes are read (one nccl-tests run is "
                    "tens of kB)", "nccl_log_too_large", size=size, limit=limit)
 
 
 def _no_table(text: str) -> NcclLogError:
+    """The refusal of a text with no result table, with a hint when it looks like HTML or CSV."""
     head = text[:4096]
     if _HTML.search(head):
         hint, why = "html", "this looks like an HTML page; save or copy the run's plain text output instead"
@@ -221,6 +230,7 @@ def _no_table(text: str) -> NcclLogError:
 
 
 def _log_collective(meta: str) -> str | None:
+    """The collective the log's header names (its last ``…_perf`` command), else None."""
     m = _STARTING.search(meta)
     found = _COLLECTIVE.findall(m.group(1)) if m else []
     found = found or _COLLECTIVE.findall(meta)
@@ -230,6 +240,7 @@ def _log_collective(meta: str) -> str | None:
 
 
 def _ranks(meta_lines: list[str], meta: str):
+    """Ranks, hosts, host names, GPU name and notes from the Rank lines (ranks from ``nranks`` without them)."""
     ids, names, gpus, notes = {}, [], Counter(), []
     for line in meta_lines:
         m = _RANK.search(line)
@@ -293,11 +304,13 @@ def _check_rows(rows: list[Row], conf: dict):
 
 
 def _few(n: int, conf: dict) -> NcclLogError:
+    """The refusal of a table with only ``n`` usable rows."""
     return refuse(f"{n} usable rows (size > 0, #wrong 0); at least {conf['min_rows']} are needed to fit latency "
                    "and bandwidth (run with -b 8 -e 8G -f 2)", "nccl_log_few_rows", rows=n, min=conf["min_rows"])
 
 
 def _collective(in_log: str | None, chosen: str | None, redop: str | None, factor: float, ranks: int | None):
+    """The collective read (the log's, else the chosen one, else guessed from the reduction) and notes."""
     notes = []
     if in_log is not None and chosen is not None and in_log != chosen:
         notes.append(Note("nccl_note_collective_differs", f"the log is from {in_log}_perf, not {chosen}_perf as "
