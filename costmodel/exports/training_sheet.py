@@ -80,68 +80,76 @@ def layout_text(tt: dict, m: dict) -> str:
     return layout.layout_text({k: tt[f"layout_{k}"] for k in layout.KEYS}, m)
 
 
-def training_sheet(book, scenario: Scenario, p, st, res) -> None:
-    """Write the ``Training`` sheet of the workbook ``book`` (an ``export_xlsx._Book``) for
-    ``scenario``, its inputs ``p`` (effective GPUs and NICs per node), structure ``st`` and result ``res``."""
-    wb, tx = book.wb, book.tx
-    tt = tx["training"]
-    bold, note = book.fmt["bold"], book.fmt["note"]
-    formats = {}
+class _Sheet:
+    """The ``Training`` worksheet being written: its workbook, texts and shared cell formats."""
 
-    def nf(code: str | None):
+    def __init__(self, book, fids: list[str]) -> None:
+        self.wb, self.tx = book.wb, book.tx
+        self.tt = self.tx["training"]
+        self.bold, self.note = book.fmt["bold"], book.fmt["note"]
+        self.formats: dict[str, object] = {}
+        self.head_r = self.wb.add_format({"bold": True, "align": "right", "text_wrap": True, "valign": "bottom"})
+        self.unit_f = self.wb.add_format({"indent": 1})
+        self.text_r = self.wb.add_format({"align": "right"})
+        self.wrap_r = self.wb.add_format({"align": "right", "text_wrap": True, "valign": "top"})
+        self.ws = self.wb.add_worksheet(self.tx["sheet_training"])
+        self.fids = fids
+        self.names = [book.fabric_name[f] for f in fids]
+
+    def nf(self, code: str | None):
+        """The cell format of number format ``code`` (``on_off``/``yes_no`` from the texts), made once."""
         if code is None:
             return None
-        code = tt[code] if code in ("on_off", "yes_no") else code
-        if code not in formats:
-            formats[code] = wb.add_format({"num_format": code})
-        return formats[code]
+        code = self.tt[code] if code in ("on_off", "yes_no") else code
+        if code not in self.formats:
+            self.formats[code] = self.wb.add_format({"num_format": code})
+        return self.formats[code]
 
-    head_r = wb.add_format({"bold": True, "align": "right", "text_wrap": True, "valign": "bottom"})
-    unit_f = wb.add_format({"indent": 1})
-    text_r = wb.add_format({"align": "right"})
-    wrap_r = wb.add_format({"align": "right", "text_wrap": True, "valign": "top"})
-    ws = wb.add_worksheet(tx["sheet_training"])
-    ws.write_string(0, 0, tt["title"], bold)
-    ws.write_string(1, 0, tt["step_note"], note)
-
-
-    def value_row(r: int, label: str, value, unit: str, code: str | None, empty: str = "auto") -> None:
+    def value_row(self, r: int, label: str, value, unit: str, code: str | None, empty: str = "auto") -> None:
+        """One input row: label, value (a number, an option's text, or ``empty``'s text for None), unit."""
+        ws, tt = self.ws, self.tt
         ws.write_string(r, 0, label)
         if value is None:
-            ws.write_string(r, 1, tt[empty], text_r)
+            ws.write_string(r, 1, tt[empty], self.text_r)
         elif isinstance(value, str):
-            ws.write_string(r, 1, tt["parallelism"].get(value, value), text_r)
+            ws.write_string(r, 1, tt["parallelism"].get(value, value), self.text_r)
         else:
-            ws.write_number(r, 1, float(value), nf(code))
-        ws.write_string(r, 2, tt["units"][unit], unit_f)
+            ws.write_number(r, 1, float(value), self.nf(code))
+        ws.write_string(r, 2, tt["units"][unit], self.unit_f)
 
-    def header(row: int) -> None:
-        ws.write_string(row, 0, tx["col_input"], bold)
-        ws.write_string(row, 1, tx["col_value"], head_r)
-        ws.write_string(row, 2, tx["col_unit"], wb.add_format({"bold": True, "indent": 1}))
+    def header(self, row: int) -> None:
+        """The input / value / unit header of an input table."""
+        self.ws.write_string(row, 0, self.tx["col_input"], self.bold)
+        self.ws.write_string(row, 1, self.tx["col_value"], self.head_r)
+        self.ws.write_string(row, 2, self.tx["col_unit"], self.wb.add_format({"bold": True, "indent": 1}))
 
-    def fabric_header(row: int) -> None:
-        ws.write_string(row, 0, tx["col_fabric"], bold)
-        ws.write_row(row, 1, names, head_r)
-        ws.set_row(row, 30)
+    def fabric_header(self, row: int) -> None:
+        """The header of a per-fabric table: one column per fabric."""
+        self.ws.write_string(row, 0, self.tx["col_fabric"], self.bold)
+        self.ws.write_row(row, 1, self.names, self.head_r)
+        self.ws.set_row(row, 30)
 
-    fids = list(st.fabric_ids)
-    names = [book.fabric_name[f] for f in fids]
-    r = 3
-    ws.write_string(r, 0, tt["plan"], bold)
-    header(r + 1)
+
+def _plan_rows(sh: _Sheet, scenario: Scenario, r: int) -> int:
+    """The training plan's inputs from row ``r``; returns the last row written."""
+    sh.ws.write_string(r, 0, sh.tt["plan"], sh.bold)
+    sh.header(r + 1)
     r += 1
     wl = scenario.workload
     for key, unit, code in WORKLOAD_ROWS:
         r += 1
-        value_row(r, tt["workload"][key], getattr(wl, key), unit, code, _EMPTY.get(key, "auto"))
-
+        sh.value_row(r, sh.tt["workload"][key], getattr(wl, key), unit, code, _EMPTY.get(key, "auto"))
     if wl.parallelism == "best":
         r += 1
-        ws.write_string(r, 0, tt["search_note"], note)
-    r += 2
-    ws.write_string(r, 0, tt["topology"], bold)
-    header(r + 1)
+        sh.ws.write_string(r, 0, sh.tt["search_note"], sh.note)
+    return r
+
+
+def _topology_rows(sh: _Sheet, scenario: Scenario, p, r: int) -> int:
+    """The cluster's topology inputs from row ``r`` (effective GPUs and NICs per node from the inputs
+    ``p`` where the scenario leaves them to the catalog); returns the last row written."""
+    sh.ws.write_string(r, 0, sh.tt["topology"], sh.bold)
+    sh.header(r + 1)
     r += 1
     effective = {"gpus_per_node": float(p.gpus_per_node.ravel()[0]), "nics_per_node": float(p.nics_per_node.ravel()[0])}
     cl = scenario.cluster
@@ -150,63 +158,89 @@ def training_sheet(book, scenario: Scenario, p, st, res) -> None:
         value = getattr(cl, key)
         if value is None:
             value = effective.get(key)
-        value_row(r, tt["cluster"][key], value, unit, code)
+        sh.value_row(r, sh.tt["cluster"][key], value, unit, code)
+    return r
 
-    r += 2
-    ws.write_string(r, 0, tt["measurements"], bold)
+
+def _measurement_rows(sh: _Sheet, scenario: Scenario, r: int) -> int:
+    """Each fabric's nccl-tests measurement (base latency [µs], bus bandwidth [GB/s], hosts, ranks, log
+    header) from row ``r``; returns the last row written."""
+    ws, tt = sh.ws, sh.tt
+    ws.write_string(r, 0, tt["measurements"], sh.bold)
     r += 1
-    ws.write_row(r, 0, [tx["col_fabric"], tt["col_collective"]], bold)
-    ws.write_row(r, 2, [tt["col_alpha"], tt["col_busbw"], tt["col_hosts"], tt["col_ranks"]], head_r)
-    ws.write_string(r, 6, tt["col_summary"], wb.add_format({"bold": True, "indent": 1}))
-    for fid, name in zip(fids, names, strict=True):
+    ws.write_row(r, 0, [sh.tx["col_fabric"], tt["col_collective"]], sh.bold)
+    ws.write_row(r, 2, [tt["col_alpha"], tt["col_busbw"], tt["col_hosts"], tt["col_ranks"]], sh.head_r)
+    ws.write_string(r, 6, tt["col_summary"], sh.wb.add_format({"bold": True, "indent": 1}))
+    for fid, name in zip(sh.fids, sh.names, strict=True):
         r += 1
         ws.write_string(r, 0, name)
         m = scenario.measurements.get(fid)
         if m is None:
-            ws.write_string(r, 1, tt["no_measurement"], note)
+            ws.write_string(r, 1, tt["no_measurement"], sh.note)
             continue
         ws.write_string(r, 1, m.collective)
-        ws.write_number(r, 2, m.alpha_us, nf("#,##0.0"))
-        ws.write_number(r, 3, m.busbw_GBps, nf("#,##0.00"))
+        ws.write_number(r, 2, m.alpha_us, sh.nf("#,##0.0"))
+        ws.write_number(r, 3, m.busbw_GBps, sh.nf("#,##0.00"))
         for c, v in ((4, m.hosts), (5, m.ranks)):
             if v is None:
-                ws.write_string(r, c, "—", text_r)
+                ws.write_string(r, c, "—", sh.text_r)
             else:
-                ws.write_number(r, c, v, nf("#,##0"))
-        ws.write_string(r, 6, m.summary, unit_f)
+                ws.write_number(r, c, v, sh.nf("#,##0"))
+        ws.write_string(r, 6, m.summary, sh.unit_f)
+    return r
 
-    r += 2
-    ws.write_string(r, 0, tt["results"], bold)
+
+def _result_rows(sh: _Sheet, res, r: int) -> int:
+    """Each fabric's layout, step time, MFU/HFU and memory from row ``r``; returns the last row written."""
+    ws, tt = sh.ws, sh.tt
+    ws.write_string(r, 0, tt["results"], sh.bold)
     r += 1
-    fabric_header(r)
+    sh.fabric_header(r)
     r += 1
-    ws.write_string(r, 0, tt["metrics"]["layout"], wb.add_format({"valign": "top"}))
+    ws.write_string(r, 0, tt["metrics"]["layout"], sh.wb.add_format({"valign": "top"}))
     ws.set_row(r, 45)
-    for j, fid in enumerate(fids):
-        ws.write_string(r, 1 + j, layout_text(tt, res.fabric(fid).metrics), wrap_r)
+    for j, fid in enumerate(sh.fids):
+        ws.write_string(r, 1 + j, layout_text(tt, res.fabric(fid).metrics), sh.wrap_r)
     for key, code in RESULT_ROWS:
         r += 1
         ws.write_string(r, 0, tt["metrics"][key])
-        for j, fid in enumerate(fids):
+        for j, fid in enumerate(sh.fids):
             v = res.fabric(fid).metrics[key]
             if v is None:
-                ws.write_string(r, 1 + j, "—", text_r)
+                ws.write_string(r, 1 + j, "—", sh.text_r)
             else:
-                ws.write_number(r, 1 + j, float(v), nf(code))
+                ws.write_number(r, 1 + j, float(v), sh.nf(code))
     r += 1
     ws.write_string(r, 0, tt["metrics"]["measured"])
-    for j, fid in enumerate(fids):
-        ws.write_number(r, 1 + j, 0 if res.fabric(fid).measured is None else 1, nf("yes_no"))
+    for j, fid in enumerate(sh.fids):
+        ws.write_number(r, 1 + j, 0 if res.fabric(fid).measured is None else 1, sh.nf("yes_no"))
+    return r
 
-    r += 2
-    ws.write_string(r, 0, tt["bom"], bold)
+
+def _bom_rows(sh: _Sheet, res, r: int) -> int:
+    """Each fabric's bill of materials [count] from row ``r``; returns the last row written."""
+    sh.ws.write_string(r, 0, sh.tt["bom"], sh.bold)
     r += 1
-    fabric_header(r)
+    sh.fabric_header(r)
     for key in BOM_KEYS:
         r += 1
-        ws.write_string(r, 0, f"{tt['bom_keys'][key]} [{tt['units']['count']}]")
-        for j, fid in enumerate(fids):
-            ws.write_number(r, 1 + j, float(res.fabric(fid).bom.get(key, 0.0)), nf("#,##0"))
-    ws.set_column(0, 0, 56)
-    ws.set_column(1, max(len(fids), 5), 24)
-    ws.set_column(6, 6, 48)  # the log header of a measurement
+        sh.ws.write_string(r, 0, f"{sh.tt['bom_keys'][key]} [{sh.tt['units']['count']}]")
+        for j, fid in enumerate(sh.fids):
+            sh.ws.write_number(r, 1 + j, float(res.fabric(fid).bom.get(key, 0.0)), sh.nf("#,##0"))
+    return r
+
+
+def training_sheet(book, scenario: Scenario, p, st, res) -> None:
+    """Write the ``Training`` sheet of the workbook ``book`` (an ``export_xlsx._Book``) for
+    ``scenario``, its inputs ``p`` (effective GPUs and NICs per node), structure ``st`` and result ``res``."""
+    sh = _Sheet(book, list(st.fabric_ids))
+    sh.ws.write_string(0, 0, sh.tt["title"], sh.bold)
+    sh.ws.write_string(1, 0, sh.tt["step_note"], sh.note)
+    r = _plan_rows(sh, scenario, 3)
+    r = _topology_rows(sh, scenario, p, r + 2)
+    r = _measurement_rows(sh, scenario, r + 2)
+    r = _result_rows(sh, res, r + 2)
+    _bom_rows(sh, res, r + 2)
+    sh.ws.set_column(0, 0, 56)
+    sh.ws.set_column(1, max(len(sh.fids), 5), 24)
+    sh.ws.set_column(6, 6, 48)  # the log header of a measurement

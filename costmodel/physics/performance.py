@@ -106,10 +106,146 @@ def hidden_size(params, d_model_per_layer):
 
 
 
-
 def _crossing(d, k):
     """1 where a group of ``d`` ranks with ``k`` per node spans more than one node, else 0."""
     return (d > k * (1.0 + 1e-9)).astype(float)
+
+
+def _layout(gpus, tp, pp, micro_seqs, seq_len, batch_tokens):
+    """Data-parallel size ``d``, sequences per micro-batch ``b`` and micro-batches per step ``m`` [count].
+
+    A batch smaller than ``d · micro_seqs`` sequences splits them (``b`` below ``micro_seqs``).
+    """
+    dp = gpus / (tp * pp)
+    batch_seqs = batch_tokens / seq_len
+    b = np.minimum(micro_seqs, batch_seqs / dp)
+    return dp, b, batch_seqs / (dp * b)
+
+
+def _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, pp, peak_flops, compute_eff):
+    """Compute of one micro-batch on one GPU.
+
+    Returns ``p_act`` (parameters a token passes through) [count], ``f_model``, ``f_hw`` (model and
+    hardware FLOPs per token) [FLOP], ``t_mb`` (the micro-batch's compute) [s] and ``f_bwd`` (the share
+    of it after its forward) [0-1].
+    """
+    p_act = params if active_params is None else np.where(moe > 0, active_params, params)
+    f_model = transformer.model_flops_per_token(p_act, n_layers, seq_len, hidden)
+    f_hw = transformer.hardware_flops_per_token(f_model, rec)
+    t_mb = f_hw * b * seq_len / (tp * pp * peak_flops * compute_eff)
+    f_bwd = np.where(rec > 0, 0.75, 2.0 / 3.0)
+    return {"p_act": p_act, "f_model": f_model, "f_hw": f_hw, "t_mb": t_mb, "f_bwd": f_bwd}
+
+
+def _tensor_parallel_mb(tp, pp, g, rec, n_layers, tp_size, nvlink, per_gpu_net, alpha_base_s, fabric_latency_s,
+                        nvlink_latency_s):
+    """Tensor-parallel all-reduces of one micro-batch of ``tp_size`` [B] activations on one GPU [s].
+
+    Over NVLink while the tensor-parallel group fits in the node, else at the GPU's share of the network.
+    """
+    in_node = tp <= g
+    tp_bw = np.where(in_node, nvlink, per_gpu_net)
+    tp_step = np.where(in_node, nvlink_latency_s, fabric_latency_s)
+    n_tp = (tp > 1) * (n_layers / pp) * (4.0 + 2.0 * rec)
+    return n_tp * (2.0 * (tp - 1.0) / tp * tp_size / tp_bw + alpha_base_s + 2.0 * (tp - 1.0) * tp_step)
+
+
+def _pipeline_p2p_mb(gpus, g, tp, pp, vp, tp_size, nvlink, per_gpu_net, alpha_base_s, fabric_latency_s):
+    """Pipeline point-to-point sends of one micro-batch on one GPU, ``2 v`` of ``tp_size / t`` [B] each.
+
+    Returns ``stage_net`` (1 once a stage fills a node, so the sends cross the network, else 0),
+    ``bytes`` (one send) [B] and ``t_mb`` (the sends' time) [s].
+    """
+    stage_net = (gpus / pp >= g).astype(float)
+    p2p_bytes = tp_size / tp
+    p2p_bw = np.where(stage_net > 0, per_gpu_net, nvlink)
+    t_mb = (pp > 1) * 2.0 * vp * (p2p_bytes / p2p_bw + alpha_base_s + fabric_latency_s * stage_net)
+    return {"stage_net": stage_net, "bytes": p2p_bytes, "t_mb": t_mb}
+
+
+def _dp_groups(dp, g, tp, pp, params, p_act, experts, top_k, ep, grad_bytes, param_bytes, fabric_latency_s):
+    """The data-parallel groups of ``d`` ranks, ``k`` per node (TP innermost, then DP), and their shards.
+
+    Returns ``cross`` (1 when a group spans nodes), ``groups`` (groups per node) and ``spans`` (nodes per
+    group) [count], ``ring`` ``(d−1)/d``, ``step_lat`` (fabric latency per algorithm step) [s], and the
+    GPU's gradient and weight shards ``s_grad``, ``s_param`` [B]: the dense part and ``1/ep`` of the
+    expert weights.
+    """
+    k = np.minimum(dp, np.maximum(1.0, g / tp))
+    cross = _crossing(dp, k)
+    share = transformer.expert_share(params, p_act, experts, top_k)
+    shard = params * (1.0 - share + share / ep) / (tp * pp)
+    return {"cross": cross, "groups": g / k, "ring": (dp - 1.0) / dp, "spans": dp / k,
+            "step_lat": fabric_latency_s * cross, "s_grad": shard * grad_bytes, "s_param": shard * param_bytes}
+
+
+def _dp_allreduce(grp, bucket_bytes, ar_speedup, node_bw_Bps, alpha_base_s, window_s, sm_share_net):
+    """The ZeRO 0–2 gradient all-reduce, once per step, bucket by bucket.
+
+    Returns ``v_ar`` (bytes per node on the wire before in-network reduction) [B], ``sharp`` (that
+    reduction's speed-up) [ratio], ``t_ar`` (its time) and ``exposed`` [s]: the part beyond the
+    ``window_s`` of compute it hides behind, at least the last bucket, plus the overlapped rest slowing
+    the kernels by ``sm_share_net``.
+    """
+    cross, spans = grp["cross"], grp["spans"]
+    n_b = np.maximum(1.0, np.ceil(grp["s_grad"] / bucket_bytes))
+    v_ar = cross * 2.0 * grp["ring"] * grp["s_grad"] * grp["groups"]
+    sharp = np.asarray(ar_speedup, dtype=float)
+    ar_steps = np.where(sharp > 1.0, np.minimum(2.0, allreduce_steps(spans)), allreduce_steps(spans))
+    t_ar = v_ar / (sharp * node_bw_Bps) + cross * n_b * (alpha_base_s + ar_steps * grp["step_lat"])
+    ar_late = np.maximum(t_ar - window_s, t_ar / n_b)
+    return {"v_ar": v_ar, "sharp": sharp, "t_ar": t_ar, "exposed": ar_late + sm_share_net * (t_ar - ar_late)}
+
+
+def _zero3_gathers_mb(grp, n_layers, pp, node_bw_Bps, fsdp_eff, alpha_base_s, fwd_s, bwd_s, sm_share_net):
+    """ZeRO-3 per micro-batch: weight all-gathers for forward and backward, gradient reduce-scatter.
+
+    Layer by layer with prefetch, hidden behind the micro-batch's forward ``fwd_s`` and backward
+    ``bwd_s`` [s] except one layer's worth. Returns the bytes per node ``v_ag``, ``v_rs`` [B], the
+    times ``t_ag``, ``t_rs`` and ``exposed`` (on the critical path, with the kernel slow-down) [s].
+    """
+    cross, ring, groups = grp["cross"], grp["ring"], grp["groups"]
+    units = np.maximum(1.0, n_layers / pp)
+    gather_lat = cross * units * (alpha_base_s + gather_steps(grp["spans"]) * grp["step_lat"])
+    v_ag, v_rs = cross * ring * grp["s_param"] * groups, cross * ring * grp["s_grad"] * groups
+    t_ag = v_ag / (node_bw_Bps * fsdp_eff) + gather_lat
+    t_rs = v_rs / (node_bw_Bps * fsdp_eff) + gather_lat
+    exposed = (np.maximum(t_ag - fwd_s, t_ag / units) + np.maximum(t_ag + t_rs - bwd_s, (t_ag + t_rs) / units)
+               + sm_share_net * (np.minimum(t_ag, fwd_s) + np.minimum(t_ag + t_rs, bwd_s)))
+    return {"v_ag": v_ag, "v_rs": v_rs, "t_ag": t_ag, "t_rs": t_rs, "exposed": exposed}
+
+
+def _expert_remote_share(ep, ep_local, top_k, node_dedup):
+    """Expert slots per token a GPU sends to other nodes [count], and ``remote``, ``local`` shares [0-1].
+
+    Node-deduplicated dispatch: a token crosses the fabric once per distinct remote node among its
+    ``k`` experts, ``N (1 − (1 − 1/N)^k) · (N − 1)/N`` for experts spread over ``N = ep/ep_local``
+    nodes; a plain all-to-all sends it once per remote expert.
+    """
+    remote = np.maximum(0.0, ep - ep_local) / ep
+    local = np.maximum(0.0, ep_local - 1.0) / ep
+    n_ep_nodes = np.maximum(1.0, ep / ep_local)
+    distinct_remote = n_ep_nodes * (1.0 - (1.0 - 1.0 / n_ep_nodes) ** top_k) * (n_ep_nodes - 1.0) / n_ep_nodes
+    return np.where(np.asarray(node_dedup) > 0, distinct_remote, top_k * remote), remote, local
+
+
+def _expert_all_to_all_mb(moe, b, seq_len, tp, g, ep, top_k, hidden, act_bytes, node_dedup, n_layers, pp, rec,
+                          a2a_bw_gpu_Bps, nvlink, alpha_base_s, fabric_latency_s):
+    """Mixture of experts: dispatch and combine all-to-alls in every MoE layer's forward and backward.
+
+    A tensor-parallel rank holds ``1/t`` of the micro-batch's tokens (sequence parallel). Returns
+    ``n_a2a`` (all-to-alls per micro-batch) [count], ``remote_bytes`` (a GPU's bytes to other nodes per
+    all-to-all) [B] and ``t_mb`` (their time per micro-batch and GPU) [s].
+    """
+    tokens = b * seq_len / tp
+    ep_local = np.minimum(ep, np.maximum(1.0, g / tp))  # ep ranks on one node
+    per_token_remote, remote, local = _expert_remote_share(ep, ep_local, top_k, node_dedup)
+    routed = tokens * hidden * act_bytes * top_k  # bytes a GPU sends per all-to-all
+    remote_bytes = tokens * hidden * act_bytes * per_token_remote
+    n_a2a = moe * (n_layers / pp) * (4.0 + 2.0 * rec)
+    t_mb = n_a2a * (remote_bytes / a2a_bw_gpu_Bps + routed * local / nvlink
+                    + alpha_base_s + fabric_latency_s * (remote > 0))
+    return {"n_a2a": n_a2a, "remote_bytes": remote_bytes, "t_mb": t_mb}
 
 
 def step_time(
@@ -161,107 +297,70 @@ def step_time(
     n, g = np.asarray(nodes, dtype=float), np.asarray(gpus_per_node, dtype=float)
     tp, pp, vp = (np.asarray(x, dtype=float) for x in (tp, pp, vp))
     rec, zero = np.asarray(recompute, dtype=float), np.asarray(zero, dtype=float)
-    gpus = n * g
-    dp = gpus / (tp * pp)
-    batch_seqs = batch_tokens / seq_len
-    b = np.minimum(micro_seqs, batch_seqs / dp)  # a batch smaller than d·b splits sequences
-    m = batch_seqs / (dp * b)
     experts = np.asarray(experts, dtype=float)
     moe = (experts > 0).astype(float)
-    p_act = params if active_params is None else np.where(moe > 0, active_params, params)
-    f_model = transformer.model_flops_per_token(p_act, n_layers, seq_len, hidden)
-    f_hw = transformer.hardware_flops_per_token(f_model, rec)
-    t_mb = f_hw * b * seq_len / (tp * pp * peak_flops * compute_eff)
-    f_bwd = np.where(rec > 0, 0.75, 2.0 / 3.0)  # share of a micro-batch's compute after its forward
-    per_gpu_net = node_bw_Bps / g
-    nvlink = intra_node_Bps * nvlink_eff
-    # tensor parallel: NVLink inside the node, the GPU's share of the network beyond it
-    in_node = tp <= g
-    tp_bw = np.where(in_node, nvlink, per_gpu_net)
-    tp_step = np.where(in_node, nvlink_latency_s, fabric_latency_s)
+    gpus = n * g
+    dp, b, m = _layout(gpus, tp, pp, micro_seqs, seq_len, batch_tokens)
+    c = _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, pp, peak_flops, compute_eff)
+    per_gpu_net, nvlink = node_bw_Bps / g, intra_node_Bps * nvlink_eff
     tp_size = b * seq_len * hidden * act_bytes
-    n_tp = (tp > 1) * (n_layers / pp) * (4.0 + 2.0 * rec)
-    t_tp_mb = n_tp * (2.0 * (tp - 1.0) / tp * tp_size / tp_bw + alpha_base_s + 2.0 * (tp - 1.0) * tp_step)
-    # pipeline point-to-point: over the network once a stage fills a node (TP, DP inside a stage)
-    stage_net = (gpus / pp >= g).astype(float)
-    p2p_bytes = tp_size / tp
-    p2p_bw = np.where(stage_net > 0, per_gpu_net, nvlink)
-    t_p2p_mb = (pp > 1) * 2.0 * vp * (p2p_bytes / p2p_bw + alpha_base_s + fabric_latency_s * stage_net)
-    # data parallel: groups of dp ranks, k per node (TP innermost, then DP)
-    k = np.minimum(dp, np.maximum(1.0, g / tp))
-    cross = _crossing(dp, k)
-    groups = g / k
-    ring = (dp - 1.0) / dp
-    # expert weights are split over the ep ranks: a GPU holds the dense part and 1/ep of the experts
-    share = transformer.expert_share(params, p_act, experts, top_k)
-    shard = params * (1.0 - share + share / ep) / (tp * pp)
-    s_grad, s_param = shard * grad_bytes, shard * param_bytes
-    spans = dp / k
-    step_lat = fabric_latency_s * cross
-    # ZeRO 0-2: once per step, bucket by bucket
-    n_b = np.maximum(1.0, np.ceil(s_grad / bucket_bytes))
-    v_ar = cross * 2.0 * ring * s_grad * groups
-    sharp = np.asarray(ar_speedup, dtype=float)
-    ar_steps = np.where(sharp > 1.0, np.minimum(2.0, allreduce_steps(spans)), allreduce_steps(spans))
-    t_ar = v_ar / (sharp * node_bw_Bps) + cross * n_b * (alpha_base_s + ar_steps * step_lat)
-    window = (f_bwd + (zero >= 1) * (1.0 - f_bwd)) * t_mb
-    ar_late = np.maximum(t_ar - window, t_ar / n_b)  # beyond the window, and always the last bucket
-    ar_exposed = ar_late + sm_share_net * (t_ar - ar_late)  # the rest overlaps, slowing the kernels by σ
-    # ZeRO-3: per micro-batch, per layer with prefetch
-    units = np.maximum(1.0, n_layers / pp)
-    gather_lat = cross * units * (alpha_base_s + gather_steps(spans) * step_lat)
-    v_ag, v_rs = cross * ring * s_param * groups, cross * ring * s_grad * groups
-    t_ag = v_ag / (node_bw_Bps * fsdp_eff) + gather_lat
-    t_rs = v_rs / (node_bw_Bps * fsdp_eff) + gather_lat
-    fwd_c, bwd_c = (1.0 - f_bwd) * t_mb, f_bwd * t_mb
-    z3_exposed_mb = (np.maximum(t_ag - fwd_c, t_ag / units) + np.maximum(t_ag + t_rs - bwd_c, (t_ag + t_rs) / units)
-                     + sm_share_net * (np.minimum(t_ag, fwd_c) + np.minimum(t_ag + t_rs, bwd_c)))
-    # mixture of experts: dispatch and combine all-to-alls in every layer's forward and backward
-    tokens = b * seq_len / tp  # a tensor-parallel rank holds 1/t of the tokens (sequence parallel)
-    ep_local = np.minimum(ep, np.maximum(1.0, g / tp))  # ep ranks on one node
-    remote = np.maximum(0.0, ep - ep_local) / ep
-    local = np.maximum(0.0, ep_local - 1.0) / ep
-    routed = tokens * hidden * act_bytes * top_k  # bytes a GPU sends per all-to-all
-    # node-deduplicated dispatch: a token crosses the fabric once per distinct remote node among its
-    # k experts, N (1 − (1 − 1/N)^k) · (N − 1)/N nodes for experts spread over N = ep/ep_local nodes
-    n_ep_nodes = np.maximum(1.0, ep / ep_local)
-    distinct_remote = n_ep_nodes * (1.0 - (1.0 - 1.0 / n_ep_nodes) ** top_k) * (n_ep_nodes - 1.0) / n_ep_nodes
-    per_token_remote = np.where(np.asarray(node_dedup) > 0, distinct_remote, top_k * remote)
-    remote_bytes = tokens * hidden * act_bytes * per_token_remote
-    n_a2a = moe * (n_layers / pp) * (4.0 + 2.0 * rec)
-    t_a2a_mb = n_a2a * (remote_bytes / a2a_bw_gpu_Bps + routed * local / nvlink
-                        + alpha_base_s + fabric_latency_s * (remote > 0))
-    a2a_exposed_mb = (1.0 - a2a_overlap) * t_a2a_mb
-    z3 = (zero >= 3).astype(float)
+    t_tp_mb = _tensor_parallel_mb(tp, pp, g, rec, n_layers, tp_size, nvlink, per_gpu_net, alpha_base_s,
+                                  fabric_latency_s, nvlink_latency_s)
+    p2p = _pipeline_p2p_mb(gpus, g, tp, pp, vp, tp_size, nvlink, per_gpu_net, alpha_base_s, fabric_latency_s)
+    grp = _dp_groups(dp, g, tp, pp, params, c["p_act"], experts, top_k, ep, grad_bytes, param_bytes,
+                     fabric_latency_s)
+    f_bwd, t_mb = c["f_bwd"], c["t_mb"]
+    window = (f_bwd + (zero >= 1) * (1.0 - f_bwd)) * t_mb  # the all-reduce hides behind the last backward
+    ar = _dp_allreduce(grp, bucket_bytes, ar_speedup, node_bw_Bps, alpha_base_s, window, sm_share_net)
+    z3 = _zero3_gathers_mb(grp, n_layers, pp, node_bw_Bps, fsdp_eff, alpha_base_s, (1.0 - f_bwd) * t_mb,
+                           f_bwd * t_mb, sm_share_net)
+    a2a = _expert_all_to_all_mb(moe, b, seq_len, tp, g, ep, top_k, hidden, act_bytes, node_dedup, n_layers, pp,
+                                rec, a2a_bw_gpu_Bps, nvlink, alpha_base_s, fabric_latency_s)
+    return _step_parts(dp=dp, b=b, m=m, g=g, gpus=gpus, pp=pp, vp=vp, zero=zero, c=c, t_tp_mb=t_tp_mb, p2p=p2p,
+                       ar=ar, z3=z3, a2a=a2a, a2a_overlap=a2a_overlap, a2a_bw_gpu_Bps=a2a_bw_gpu_Bps,
+                       node_bw_Bps=node_bw_Bps, batch_tokens=batch_tokens, peak_flops=peak_flops)
+
+
+def _step_parts(*, dp, b, m, g, gpus, pp, vp, zero, c, t_tp_mb, p2p, ar, z3, a2a, a2a_overlap, a2a_bw_gpu_Bps,
+                node_bw_Bps, batch_tokens, peak_flops):
+    """The step from its parts: ``m + (p−1)/v`` micro-batch slots, then the exposed data-parallel all-reduce.
+
+    ``c``, ``p2p``, ``ar``, ``z3``, ``a2a`` are the dicts of the compute, pipeline, all-reduce, ZeRO-3 and
+    all-to-all helpers; ``t_tp_mb`` the tensor-parallel time per micro-batch [s]. Returns the dict of
+    :func:`step_time`.
+    """
+    a2a_exposed_mb = (1.0 - a2a_overlap) * a2a["t_mb"]
+    is_z3 = (zero >= 3).astype(float)
     slots = m + (pp - 1.0) / vp
-    mb_time = t_mb + t_tp_mb + t_p2p_mb + a2a_exposed_mb + z3 * z3_exposed_mb
-    dp_exposed = (1.0 - z3) * ar_exposed
+    mb_time = c["t_mb"] + t_tp_mb + p2p["t_mb"] + a2a_exposed_mb + is_z3 * z3["exposed"]
+    dp_exposed = (1.0 - is_z3) * ar["exposed"]
     t_step = slots * mb_time + dp_exposed
-    p2p_net = stage_net * (pp > 1) * 2.0 * vp * m * p2p_bytes * g  # bytes per node per step
-    a2a_net = m * n_a2a * remote_bytes * g
-    dp_bytes = z3 * m * (2.0 * v_ag + v_rs) + (1.0 - z3) * v_ar / sharp
-    t_dp_comm = z3 * m * (2.0 * t_ag + t_rs) + (1.0 - z3) * t_ar
-    t_p2p = slots * t_p2p_mb
-    t_p2p_net = t_p2p * stage_net
-    t_a2a_net = m * n_a2a * remote_bytes / a2a_bw_gpu_Bps
+    p2p_net = p2p["stage_net"] * (pp > 1) * 2.0 * vp * m * p2p["bytes"] * g  # bytes per node per step
+    a2a_net = m * a2a["n_a2a"] * a2a["remote_bytes"] * g
+    dp_bytes = is_z3 * m * (2.0 * z3["v_ag"] + z3["v_rs"]) + (1.0 - is_z3) * ar["v_ar"] / ar["sharp"]
+    t_dp_comm = is_z3 * m * (2.0 * z3["t_ag"] + z3["t_rs"]) + (1.0 - is_z3) * ar["t_ar"]
+    t_p2p = slots * p2p["t_mb"]
+    t_p2p_net = t_p2p * p2p["stage_net"]
+    t_a2a_net = m * a2a["n_a2a"] * a2a["remote_bytes"] / a2a_bw_gpu_Bps
+    t_ar = ar["t_ar"]
     with np.errstate(divide="ignore", invalid="ignore"):
-        busbw = np.where(t_ar > 0, v_ar / np.where(t_ar > 0, t_ar, 1.0), node_bw_Bps)
+        busbw = np.where(t_ar > 0, ar["v_ar"] / np.where(t_ar > 0, t_ar, 1.0), node_bw_Bps)
     return {
         "t_step": t_step,
-        "t_compute": m * t_mb,
-        "t_compute_eff": slots * t_mb,
+        "t_compute": m * c["t_mb"],
+        "t_compute_eff": slots * c["t_mb"],
         "t_bubble": (slots - m) * mb_time,
         "t_tp": slots * t_tp_mb,
         "t_p2p": t_p2p,
         "t_comm": t_dp_comm + t_p2p_net + t_a2a_net,
-        "t_exposed": dp_exposed + z3 * slots * z3_exposed_mb + t_p2p_net + slots * a2a_exposed_mb,
-        "t_a2a": slots * t_a2a_mb,
-        "t_dp_exposed": dp_exposed + z3 * slots * z3_exposed_mb,
+        "t_exposed": dp_exposed + is_z3 * slots * z3["exposed"] + t_p2p_net + slots * a2a_exposed_mb,
+        "t_a2a": slots * a2a["t_mb"],
+        "t_dp_exposed": dp_exposed + is_z3 * slots * z3["exposed"],
         "t_wire": (dp_bytes + p2p_net) / node_bw_Bps + t_a2a_net,
         "bytes_node": dp_bytes + p2p_net + a2a_net,
         "busbw_Bps": np.broadcast_to(busbw, np.shape(t_step)),
-        "mfu": f_model * batch_tokens / (t_step * gpus * peak_flops),
-        "hfu": f_hw * batch_tokens / (t_step * gpus * peak_flops),
+        "mfu": c["f_model"] * batch_tokens / (t_step * gpus * peak_flops),
+        "hfu": c["f_hw"] * batch_tokens / (t_step * gpus * peak_flops),
         "dp": dp,
         "microbatches": m,
         "micro_seqs": b,

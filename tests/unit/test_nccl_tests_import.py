@@ -1,4 +1,4 @@
-"""Importing nccl-tests logs (costmodel/physics/nccl_tests.py): real logs from public threads are read with
+"""Importing nccl-tests logs (costmodel/physics/nccl_tests/): real logs from public threads are read with
 their ranks, hosts, GPU and NCCL version; the α–β fit recovers the bandwidth the log measured at its
 largest sizes and the bandwidth and latency of synthetic logs; two-node and single-node runs are
 flagged; anything else gets one clear error naming the field ``nccl_log``.

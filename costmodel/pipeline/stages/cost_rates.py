@@ -39,8 +39,8 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     Parameters
     ----------
     p : Inputs
-        Broadcast inputs: prices [currency], powers [W, kW], ``pue``, ``electricity_price``
-        [currency/kWh], staff [currency/node-year], CPU shares [0-1].
+        Broadcast inputs: prices [currency], powers [W, kW], the facility power and price inputs
+        (overhead ratio, energy price [currency/kWh]), staff [currency/node-year], CPU shares [0-1].
     topo, step, rel, sched : earlier stages
     scope : str or ndarray
         ``cluster`` (the whole cluster's costs) or ``fabric`` (only what the network causes); or a
@@ -58,7 +58,7 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     + C_aec P_aec + C_aoc P_aoc) / 1000`` [kW] over 8760 h (spares on the shelf draw nothing); the
     counts bought (spares included) for capex: switches, copper cables (DAC and active copper),
     AOCs and transceivers;
-    site energy before PUE — cluster scope ``N (busy · P_busy + (8760 − busy) P_idle)``, fabric
+    site energy before the facility overhead — cluster scope ``N (busy · P_busy + (8760 − busy) P_idle)``, fabric
     scope ``N P_busy · busy · wait share`` (the cluster waiting on the network); CPU share
     ``min(1, cores/100G · traffic · duty / cores)``; value of a cluster-hour (rental × GPUs when
     not given); lost hours (the network's only in fabric scope); hours waiting on the network
@@ -76,19 +76,8 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     cluster = float(cluster) if cluster.ndim == 0 else cluster  # 1 in cluster scope, 0 in fabric scope
     n, g = p.nodes, p.gpus_per_node
     busy_h = sched.busy_hours
-    gpu_busy_kw = g * p.gpu_tdp_kw * p.gpu_busy_frac + p.host_power_kw
-    gpu_idle_kw = g * p.gpu_tdp_kw * p.gpu_idle_frac + p.host_power_kw
     links = topo.links
-    net_kw = (topo.endpoints * p.nic_power_w + topo.switches * p.switch_power_w
-              + topo.transceivers * p.optic_power_w + links["dac"] * p.cable_power_w
-              + links["aec"] * p.aec_power_w + links["aoc"] * p.aoc_power_w) / W_PER_KW
-    kwh_site = np.where(fabric_only, n * gpu_busy_kw * busy_h * step.wait_share,
-                        n * (busy_h * gpu_busy_kw + (HOURS_PER_YEAR - busy_h) * gpu_idle_kw))
-    traffic_gbps = step.node_bw_Bps * 8.0 / GIGA
-    duty = np.minimum(1.0, step.t_wire / step.t_step)
-    busy = np.minimum(1.0, step.t_comm / step.t_step)  # share of the step with collectives in flight
-    cores = p.cpu_cores_per_100gbps * traffic_gbps / 100.0 * duty + p.proxy_cores_per_gpu * g * busy
-    cpu_share = np.minimum(1.0, cores / p.host_cpu_cores)
+    net_kw = _network_kw(p, topo)
     rental = rental_value(p.rental_per_gpu_hour, n, g)
     vch = np.where(np.isnan(p.value_of_cluster_hour), rental, p.value_of_cluster_hour)
     # switches on site are reused by Ethernet-family fabrics whose port rate they support
@@ -108,8 +97,8 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
         "links": topo.node_links + topo.switch_links,
         "frontend_nodes": n * p.frontend_network * cluster,
         "kwh_network": net_kw * HOURS_PER_YEAR,
-        "kwh_site": kwh_site,
-        "cpu_share": cpu_share,
+        "kwh_site": _site_kwh(p, step, busy_h, fabric_only),
+        "cpu_share": _cpu_share(p, step),
         "busy_h": busy_h,
         "lost_h": np.where(fabric_only, sched.network_lost_hours, sched.lost_hours),
         "wait_h": busy_h * step.wait_share,
@@ -117,3 +106,32 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     }
     amounts = ledger.evaluate_amounts(fields_of(p) | drivers)
     return CostRates(network_kw=net_kw, drivers=drivers, amounts=amounts)
+
+
+def _network_kw(p: Inputs, topo: Topology):
+    """Power of the installed fabric [kW]: NICs, switches, transceivers and powered cables (spares on
+    the shelf draw nothing)."""
+    links = topo.links
+    return (topo.endpoints * p.nic_power_w + topo.switches * p.switch_power_w
+            + topo.transceivers * p.optic_power_w + links["dac"] * p.cable_power_w
+            + links["aec"] * p.aec_power_w + links["aoc"] * p.aoc_power_w) / W_PER_KW
+
+
+def _site_kwh(p: Inputs, step: StepTime, busy_h, fabric_only):
+    """GPU nodes' energy per year before the facility overhead [kWh]: busy and idle hours in cluster
+    scope, only the hours waiting on the network in fabric scope (``fabric_only`` True)."""
+    n, g = p.nodes, p.gpus_per_node
+    gpu_busy_kw = g * p.gpu_tdp_kw * p.gpu_busy_frac + p.host_power_kw
+    gpu_idle_kw = g * p.gpu_tdp_kw * p.gpu_idle_frac + p.host_power_kw
+    return np.where(fabric_only, n * gpu_busy_kw * busy_h * step.wait_share,
+                    n * (busy_h * gpu_busy_kw + (HOURS_PER_YEAR - busy_h) * gpu_idle_kw))
+
+
+def _cpu_share(p: Inputs, step: StepTime):
+    """Share of a node's CPU cores the network takes [0-1]: cores per 100 Gb/s of traffic while the
+    wire is busy, plus the proxy cores per GPU while collectives are in flight."""
+    traffic_gbps = step.node_bw_Bps * 8.0 / GIGA
+    duty = np.minimum(1.0, step.t_wire / step.t_step)
+    busy = np.minimum(1.0, step.t_comm / step.t_step)  # share of the step with collectives in flight
+    cores = p.cpu_cores_per_100gbps * traffic_gbps / 100.0 * duty + p.proxy_cores_per_gpu * p.gpus_per_node * busy
+    return np.minimum(1.0, cores / p.host_cpu_cores)

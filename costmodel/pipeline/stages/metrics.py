@@ -56,16 +56,20 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
     .. [1] A. Chowdhery et al., "PaLM: Scaling Language Modeling with Pathways",
        arXiv:2204.02311, 2022, appendix B (model FLOPs utilisation).
     """
-    n, g = p.nodes, p.gpus_per_node
-    horizon = float(horizon_years)
-    a = rates.amounts
     cash = flows.tco - sum(flows.breakdown[c] for c in TIME_CATEGORIES)
-    runs_total = sched.runs_per_year * horizon
-    setup_share = rel.setup_s / SECONDS_PER_HOUR / sched.run_hours  # setup hours are busy, not useful
-    useful_gpu_h = n * g * sched.busy_hours * rel.goodput * (1.0 - setup_share) * step.utilization * horizon
-    with np.errstate(divide="ignore", invalid="ignore"):
-        cost_per_run = np.where(runs_total > 0, cash / runs_total, np.inf)
     values = {
+        **_performance(p, step),
+        **_plan_and_reliability(rel, sched),
+        **_hardware_and_drivers(p, topo, rates),
+        **_unit_costs(p, step, rel, sched, cash, float(horizon_years)),
+        **cause_metrics(rel, sched.busy_hours, sched.run_hours),  # reliability by fabric
+    }
+    return Metrics(values=MappingProxyType(values))
+
+
+def _performance(p: Inputs, step: StepTime) -> dict:
+    """Network, step time [s], utilisation, MFU/HFU [0-1], layout and GPU memory [GB] figures."""
+    return {
         "nic_gbps": p.nics_per_node * p.port_bps / GIGA,
         "allreduce_busbw_gbs": step.busbw_Bps / GIGA,
         "latency_us": step.alpha_s / MICRO,
@@ -89,6 +93,12 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
         "memory_gb_per_gpu": step.memory_bytes / GIGA,
         "memory_usable_gb": step.memory_usable_bytes / GIGA,
         "fits_memory": step.fits_memory,
+    }
+
+
+def _plan_and_reliability(rel: Reliability, sched: Schedule) -> dict:
+    """Run length [days], runs and busy hours per year, plan fit, goodput [0-1], failures and lost hours."""
+    return {
         "run_days": sched.run_hours / HOURS_PER_DAY,
         "runs_per_year": sched.runs_per_year,
         "busy_hours_per_year": sched.busy_hours,
@@ -102,6 +112,14 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
         "network_interruptions_per_year": rel.rate_net * sched.busy_hours,
         "lost_hours_per_year": sched.lost_hours,
         "network_lost_hours_per_year": sched.network_lost_hours,
+    }
+
+
+def _hardware_and_drivers(p: Inputs, topo: Topology, rates: CostRates) -> dict:
+    """Bill of materials [count], network power [kW], energy [kWh/yr], CPU overhead, capital by part
+    [currency] and the cost drivers (value of a cluster hour, hours waiting on the network per year)."""
+    a = rates.amounts
+    return {
         "switches": topo.switches,
         "tiers": topo.tiers,
         "transceivers": topo.transceivers,
@@ -116,10 +134,21 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
         "capex_install": a["capex_install"],
         "value_of_cluster_hour": rates.drivers["vch"],
         "network_wait_hours_per_year": rates.drivers["wait_h"],
+    }
+
+
+def _unit_costs(p: Inputs, step: StepTime, rel: Reliability, sched: Schedule, cash, horizon: float) -> dict:
+    """The cash cost over ``horizon`` [years] per run, per million tokens and per useful GPU-hour
+    [currency]; ∞ with no run or no useful hour. Setup hours are busy, not useful."""
+    runs_total = sched.runs_per_year * horizon
+    setup_share = rel.setup_s / SECONDS_PER_HOUR / sched.run_hours
+    n, g = p.nodes, p.gpus_per_node
+    useful_gpu_h = n * g * sched.busy_hours * rel.goodput * (1.0 - setup_share) * step.utilization * horizon
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cost_per_run = np.where(runs_total > 0, cash / runs_total, np.inf)
+    return {
         "cost_per_run": cost_per_run,
         "cost_per_mtok": cost_per_run / (p.tokens_per_run / MEGA),
         "cost_per_useful_gpu_hour": np.where(useful_gpu_h > 0, cash / useful_gpu_h, np.inf),
         "cash_total": cash,
-        **cause_metrics(rel, sched.busy_hours, sched.run_hours),  # reliability by fabric
     }
-    return Metrics(values=MappingProxyType(values))

@@ -75,6 +75,32 @@ def reliability(p: Inputs, topo: Topology) -> Reliability:
     .. [3] Z. Jiang et al., "MegaScale", NSDI 2024 (initialisation time with the job's size).
     .. [4] R. Singh et al., "Surviving switch failures in cloud datacenters", CCR 51(2), 2021.
     """
+    n = p.nodes
+    rates, node_link_share, shape = _cause_rates(p, topo)
+    rate_net = rates["nic"] + rates["links"] + rates["switches"]
+    rate_total = sum(rates.values())
+    restart_by_cause, spares, no_spare = _restarts(p, rates, node_link_share, shape)
+    restart_s = rel.mean_restart(rates, restart_by_cause)
+    mtbf_s = SECONDS_PER_HOUR / rate_total
+    save_s = p.ckpt_bytes_per_param * p.params / (n * p.ckpt_write_Bps_per_node)
+    interval_s = rel.daly_interval(save_s, mtbf_s)
+    good = np.maximum(rel.goodput(interval_s, save_s, restart_s, mtbf_s), MIN_GOODPUT)
+    ckpt_only = interval_s / (interval_s + save_s)
+    return Reliability(
+        rate_total=rate_total, rate_net=rate_net, net_share=(rate_net + rates["soft"]) / rate_total, mtbf_s=mtbf_s,
+        save_s=save_s, interval_s=interval_s, goodput=good, failure_loss=1.0 - good / ckpt_only,
+        rates=MappingProxyType(rates), restart_by_cause=MappingProxyType(restart_by_cause),
+        restart_s=restart_s, spare_nodes=spares, no_spare_prob=no_spare,
+        setup_s=np.broadcast_to(p.setup_s_per_run, shape),
+    )
+
+
+def _cause_rates(p: Inputs, topo: Topology) -> tuple[dict, np.ndarray, tuple[int, ...]]:
+    """Job-interrupting failures by cause [1/h], broadcast to the stage's shape.
+
+    Returns the rates, the share of link failures on node links (they take a server out) [0-1] and
+    the shape.
+    """
     n, g = p.nodes, p.gpus_per_node
     bom = topo.bom
     media_rates = {"dac": p.dac_fail_per_hour, "aec": p.aec_fail_per_hour, "aoc": p.aoc_fail_per_hour}
@@ -92,10 +118,15 @@ def reliability(p: Inputs, topo: Topology) -> Reliability:
     shape = np.broadcast_shapes(*(np.shape(v) for v in rates.values()), np.shape(p.restart_s),
                                 np.shape(p.setup_s_per_run), np.shape(p.node_repair_s))
     rates = {c: np.broadcast_to(np.asarray(v, dtype=float), shape) for c, v in rates.items()}
-    rate_net = rates["nic"] + rates["links"] + rates["switches"]
-    rate_total = sum(rates.values())
-    # share of each cause's failures that take a server out until it is repaired or replaced
     node_link_share = np.where(links_rate > 0, node_links_rate / np.where(links_rate > 0, links_rate, 1.0), 0.0)
+    return rates, node_link_share, shape
+
+
+def _restarts(p: Inputs, rates: dict, node_link_share, shape: tuple[int, ...]) -> tuple[dict, np.ndarray, np.ndarray]:
+    """Restart time by cause [s], hot spares [count] and the share of server-replacing failures that
+    find no spare free [0-1]: base restart, initialisation per GPU, the repair when no spare is
+    free (for the share of a cause's failures that take a server out), the watchdog for soft ones."""
+    n, g = p.nodes, p.gpus_per_node
     replace_share = {"gpu": 1.0, "host": p.node_hw_share, "nic": 1.0, "links": node_link_share,
                      "switches": 0.0, "soft": 0.0}
     replacing = sum(rates[c] * replace_share[c] for c in rel.CAUSES)  # [1/h]
@@ -104,20 +135,7 @@ def reliability(p: Inputs, topo: Topology) -> Reliability:
     base = p.restart_s + p.init_s_per_gpu * n * g
     restart_by_cause = {c: base + replace_share[c] * no_spare * p.node_repair_s
                         + (p.hang_detect_s if c == "soft" else 0.0) for c in rel.CAUSES}
-    restart_by_cause = {c: np.broadcast_to(v, shape) for c, v in restart_by_cause.items()}
-    restart_s = rel.mean_restart(rates, restart_by_cause)
-    mtbf_s = SECONDS_PER_HOUR / rate_total
-    save_s = p.ckpt_bytes_per_param * p.params / (n * p.ckpt_write_Bps_per_node)
-    interval_s = rel.daly_interval(save_s, mtbf_s)
-    good = np.maximum(rel.goodput(interval_s, save_s, restart_s, mtbf_s), MIN_GOODPUT)
-    ckpt_only = interval_s / (interval_s + save_s)
-    return Reliability(
-        rate_total=rate_total, rate_net=rate_net, net_share=(rate_net + rates["soft"]) / rate_total, mtbf_s=mtbf_s,
-        save_s=save_s, interval_s=interval_s, goodput=good, failure_loss=1.0 - good / ckpt_only,
-        rates=MappingProxyType(rates), restart_by_cause=MappingProxyType(restart_by_cause),
-        restart_s=restart_s, spare_nodes=spares, no_spare_prob=no_spare,
-        setup_s=np.broadcast_to(p.setup_s_per_run, shape),
-    )
+    return {c: np.broadcast_to(v, shape) for c, v in restart_by_cause.items()}, spares, no_spare
 
 
 def cause_metrics(r: Reliability, busy_hours: np.ndarray, run_hours: np.ndarray) -> dict[str, np.ndarray]:
