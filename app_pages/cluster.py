@@ -6,8 +6,11 @@ import streamlit as st
 
 from costmodel.catalog.loader import load_catalog
 from costmodel.money.cluster_hour import default_value_of_cluster_hour
-from webui import chrome_texts, keys, labels, quote, session, titles, widgets
-from webui.fincarbon_inputs import grid_inputs, tax_inputs
+from webui.i18n import chrome_texts, labels
+from webui.inputs import widgets
+from webui.inputs.fincarbon_inputs import grid_inputs, tax_inputs
+from webui.session import keys, quote, titles
+from webui.session import state as session
 
 MAX_FABRICS = next(m.max_length for m in widgets.field_info("fabrics").metadata if hasattr(m, "max_length"))
 
