@@ -42,13 +42,34 @@ def bandwidth_chart(curve: Curve, markers: Sequence[Marker], calculon: Mapping, 
     ``line_rate``, ``achievable``.
     """
     x = [float(v) for v in curve.gbs_per_gpu]
+    points = calculon.get("curve") or []
+    traces = [*_curve_traces(curve, x, labels, separators), *_marker_traces(markers, names, families, labels,
+                                                                            separators)]
+    if points:  # Calculon run by this project on the same run (its total efficiency, its MFU analogue)
+        traces.append(_calculon_trace(points, labels, separators))
+    top = 100.0 * max(curve.unbounded_compute_share, curve.unbounded_mfu, *(mk.mfu for mk in markers))
+    shapes, annotations = _guides(curve, calculon, bool(points), (x[0], x[-1]), labels, separators)
+    lo, hi = x[0], x[-1]
+    ticks = [v for v in TICKS if lo <= v <= hi]
+    layout = make_layout(
+        tr(labels, "chart_title"), separators, shapes=shapes, annotations=annotations, plain=is_cjk(labels),
+        xaxis=dict(type="log", title=dict(text=tr(labels, "axis_bw")), range=[math.log10(lo), math.log10(hi)],
+                   tickvals=ticks, ticktext=[num(v, separators) for v in ticks]),
+        yaxis=dict(title=dict(text=tr(labels, "axis_eff")), range=[0.0, 1.12 * top], ticksuffix=" %"),
+    )
+    layout["margin"] = {**layout["margin"], "t": 84}  # room for the labels above the vertical lines
+    return make_figure(traces, layout)
+
+
+def _curve_traces(curve: Curve, x: list[float], labels: Labels, separators: str) -> list[dict]:
+    """The model's MFU and compute share [%] over the bandwidth grid, one hover text per point."""
     bw_t, mfu_t, share_t = tr(labels, "axis_bw"), tr(labels, "mfu"), tr(labels, "compute_share")
 
     def hover(i: int) -> str:
         return (f"{bw_t}: {num(x[i], separators)}<br>{mfu_t}: {_pct(curve.mfu[i], separators)}<br>"
                 f"{share_t}: {_pct(curve.compute_share[i], separators)}")
 
-    traces = [
+    return [
         dict(type="scatter", x=x, y=[100.0 * float(v) for v in curve.mfu], mode="lines", name=mfu_t,
              line=dict(color=MFU_COLOR, width=2.5), hovertext=[hover(i) for i in range(len(x))],
              hovertemplate="%{hovertext}<extra></extra>"),
@@ -56,7 +77,14 @@ def bandwidth_chart(curve: Curve, markers: Sequence[Marker], calculon: Mapping, 
              line=dict(color=SHARE_COLOR, width=2, dash="dash"), hovertext=[hover(i) for i in range(len(x))],
              hovertemplate="%{hovertext}<extra></extra>"),
     ]
+
+
+def _marker_traces(markers: Sequence[Marker], names: Mapping[str, str], families: Mapping[str, str],
+                   labels: Labels, separators: str) -> list[dict]:
+    """One marker per fabric on its own evaluation (hover: line rate, achievable bandwidth, MFU, share)."""
+    mfu_t, share_t = tr(labels, "mfu"), tr(labels, "compute_share")
     styles = fabric_styles([mk.fabric for mk in markers], families)
+    traces = []
     for mk in markers:
         name = names.get(mk.fabric, mk.fabric)
         traces.append(dict(
@@ -68,25 +96,33 @@ def bandwidth_chart(curve: Curve, markers: Sequence[Marker], calculon: Mapping, 
                        f"{mfu_t}: {_pct(mk.mfu, separators)}<br>{share_t}: {_pct(mk.compute_share, separators)}"],
             hovertemplate="%{hovertext}<extra></extra>",
         ))
-    points = calculon.get("curve") or []
-    if points:  # Calculon run by this project on the same run (its total efficiency, its MFU analogue)
-        name = tr(labels, "calculon_curve")
-        traces.append(dict(
-            type="scatter", x=[float(p[0]) for p in points], y=[100.0 * float(p[1]) for p in points],
-            mode="lines+markers", name=name, line=dict(color=CALCULON_COLOR, width=2, dash="dot"),
-            marker=dict(size=5, color=CALCULON_COLOR),
-            hovertext=[f"<b>{name}</b><br>{bw_t}: {num(float(p[0]), separators)}<br>"
-                       f"{tr(labels, 'calculon_eff')}: {_pct(float(p[1]), separators)}" for p in points],
-            hovertemplate="%{hovertext}<extra></extra>",
-        ))
-    top = 100.0 * max(curve.unbounded_compute_share, curve.unbounded_mfu, *(mk.mfu for mk in markers))
+    return traces
+
+
+def _calculon_trace(points: Sequence, labels: Labels, separators: str) -> dict:
+    """Calculon's curve as run by this project: (GB/s per GPU, total efficiency) points."""
+    name, bw_t = tr(labels, "calculon_curve"), tr(labels, "axis_bw")
+    return dict(
+        type="scatter", x=[float(p[0]) for p in points], y=[100.0 * float(p[1]) for p in points],
+        mode="lines+markers", name=name, line=dict(color=CALCULON_COLOR, width=2, dash="dot"),
+        marker=dict(size=5, color=CALCULON_COLOR),
+        hovertext=[f"<b>{name}</b><br>{bw_t}: {num(float(p[0]), separators)}<br>"
+                   f"{tr(labels, 'calculon_eff')}: {_pct(float(p[1]), separators)}" for p in points],
+        hovertemplate="%{hovertext}<extra></extra>",
+    )
+
+
+def _guides(curve: Curve, calculon: Mapping, has_curve: bool, span: tuple[float, float], labels: Labels,
+            separators: str) -> tuple[list[dict], list[dict]]:
+    """Lines and their labels: MFU at unlimited bandwidth, Calculon's input (within ``span``, GB/s), the
+    knee; a note naming the run with Calculon values when this one has none."""
     shapes = [dict(type="line", xref="x domain", x0=0, x1=1, yref="y", y0=100.0 * curve.unbounded_mfu,
                    y1=100.0 * curve.unbounded_mfu, line=dict(color=MFU_COLOR, width=1, dash="dot"))]
-    annotations = [dict(xref="x domain", x=1.0 if points else 0.0, xanchor="right" if points else "left",
+    annotations = [dict(xref="x domain", x=1.0 if has_curve else 0.0, xanchor="right" if has_curve else "left",
                         yref="y", y=100.0 * curve.unbounded_mfu, yanchor="bottom",  # right: clear of Calculon's
                         showarrow=False, font=dict(size=11, color=MFU_COLOR),
                         text=f"{tr(labels, 'unbounded')}: {_pct(curve.unbounded_mfu, separators)}")]
-    lo, hi = x[0], x[-1]
+    lo, hi = span
     cal_x = float(calculon.get("gbs_per_gpu", math.nan))
     if lo <= cal_x <= hi:
         shapes.append(dict(type="line", xref="x", x0=cal_x, x1=cal_x, yref="y domain", y0=0, y1=1,
@@ -101,16 +137,8 @@ def bandwidth_chart(curve: Curve, markers: Sequence[Marker], calculon: Mapping, 
                                 yanchor="bottom", showarrow=False,
                                 font=dict(size=11, color=KNEE_COLOR),
                                 text=f"{tr(labels, 'knee')}: {num(curve.knee_gbs, separators)} GB/s"))
-    ticks = [v for v in TICKS if lo <= v <= hi]
-    if not points:
+    if not has_curve:
         annotations.append(dict(xref="paper", x=1.0, xanchor="right", yref="paper", y=0.0, yanchor="bottom",
                                 showarrow=False, align="right", bgcolor="rgba(255,255,255,0.85)",
                                 font=dict(size=11, color="#444444"), text=tr(labels, "calculon_missing")))
-    layout = make_layout(
-        tr(labels, "chart_title"), separators, shapes=shapes, annotations=annotations, plain=is_cjk(labels),
-        xaxis=dict(type="log", title=dict(text=bw_t), range=[math.log10(lo), math.log10(hi)],
-                   tickvals=ticks, ticktext=[num(v, separators) for v in ticks]),
-        yaxis=dict(title=dict(text=tr(labels, "axis_eff")), range=[0.0, 1.12 * top], ticksuffix=" %"),
-    )
-    layout["margin"] = {**layout["margin"], "t": 84}  # room for the labels above the vertical lines
-    return make_figure(traces, layout)
+    return shapes, annotations

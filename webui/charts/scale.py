@@ -56,6 +56,31 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
     Label keys: ``scale_title``, ``axis_nodes``, ``metric`` itself (y axis title, e.g.
     ``tco_total`` or ``cost_per_run``), ``nodes``, ``delta_vs_baseline``, ``break_even``.
     """
+    order, fam, x, full = _wide(df, metric, families, fx)
+    idx = decimate_indices(x, max_points, _kept_nodes(x, full, break_evens))
+    xs, vals = x[idx], full[idx]
+    styles = fabric_styles(order, fam)
+    traces = _fabric_lines(xs, vals, order, baseline, names, styles, labels, money, separators)
+    xmin, xmax = (float(x.min()), float(x.max())) if x.size else (1.0, 10.0)
+    shapes, annotations = _tiers(regions, xmin, xmax)
+    marks = _break_even_marks(break_evens, (xmin, xmax), x, full, order, names, styles, labels, money, separators)
+    shapes += marks["shapes"]
+    annotations += marks["annotations"]
+    traces += marks["traces"]
+    if log_y is None:
+        finite = vals[np.isfinite(vals)]
+        log_y = bool(finite.size) and bool((finite > 0).all())
+    return make_figure(traces, make_layout(
+        tr(labels, "scale_title"), separators, shapes=shapes, annotations=annotations, plain=is_cjk(labels),
+        xaxis=dict(type="log", title=dict(text=tr(labels, "axis_nodes")), range=[math.log10(xmin), math.log10(xmax)]),
+        yaxis=dict(type="log" if log_y else "linear", title=dict(text=tr(labels, metric)),
+                   **money_axis(labels, money, vals, log=bool(log_y))),
+    ))
+
+
+def _wide(df: pd.DataFrame, metric: str, families: Mapping[str, str], fx: float):
+    """The sweep as (fabric order, family per fabric, node counts, values × ``fx`` per node count and
+    fabric, NaN where not finite)."""
     wide = df.pivot_table(index="nodes", columns="fabric", values=metric, aggfunc="first", sort=True)
     first = df.drop_duplicates("fabric", keep="last")  # one row per fabric (its last family, as a dict keeps)
     fabrics = list(df["fabric"].drop_duplicates().to_numpy(dtype=object))  # in order of first appearance
@@ -65,20 +90,26 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
     x = wide.index.to_numpy(dtype=float)
     vals = wide[order].to_numpy(dtype=float) * fx
     vals[~np.isfinite(vals)] = np.nan
-    full = vals.copy()
+    return order, fam, x, vals
+
+
+def _kept_nodes(x: np.ndarray, vals: np.ndarray, break_evens: Sequence[tuple]) -> list[float]:
+    """Node counts decimation keeps: each break-even and both sides of each change of the cheapest fabric."""
     keep = [float(n) for _, n in break_evens]
     with np.errstate(invalid="ignore"):
         finite_rows = np.isfinite(vals).any(axis=1)
         cheapest = np.where(finite_rows, np.argmin(np.where(np.isfinite(vals), vals, np.inf), axis=1), -1)
     change = np.flatnonzero(np.diff(cheapest) != 0)
-    keep += [float(v) for v in x[change]] + [float(v) for v in x[change + 1]]
-    idx = decimate_indices(x, max_points, keep)
-    xs, vals = x[idx], vals[idx]
+    return keep + [float(v) for v in x[change]] + [float(v) for v in x[change + 1]]
+
+
+def _fabric_lines(xs, vals, order: list, baseline: str, names: Mapping[str, str], styles: dict, labels: Labels,
+                  money: Money, separators: str) -> list[dict]:
+    """One line per fabric, the baseline's thicker; hover: the value and its difference to the baseline."""
     base_col = vals[:, order.index(baseline)] if baseline in order else np.full(xs.size, np.nan)
-    styles = fabric_styles(order, fam)
     nodes_t, delta_t = tr(labels, "nodes"), tr(labels, "delta_vs_baseline")
-    traces, shapes, annotations = [], [], []
     at_nodes = [f"{nodes_t}: {num(float(n), separators)}" for n in xs]  # the same for every fabric
+    traces = []
     for j, fid in enumerate(order):
         name = names.get(fid, fid)
         y = vals[:, j]
@@ -91,7 +122,12 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
             line=dict(color=st["color"], dash=st["dash"], width=3.5 if fid == baseline else 2),
             hovertext=hover, hovertemplate="%{hovertext}<extra></extra>",
         ))
-    xmin, xmax = (float(x.min()), float(x.max())) if x.size else (1.0, 10.0)
+    return traces
+
+
+def _tiers(regions: Sequence[tuple], xmin: float, xmax: float) -> tuple[list[dict], list[dict]]:
+    """Decision tiers as bands below the lines (shapes) with their labels at the top (annotations)."""
+    shapes, annotations = [], []
     for i, reg in enumerate(regions):
         x0, x1, text = reg[0], reg[1], reg[2]
         x0 = xmin if x0 is None or not math.isfinite(x0) or x0 < xmin else float(x0)
@@ -103,18 +139,28 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
                            opacity=REGION_OPACITY[i % len(REGION_OPACITY)], line=dict(width=0), layer="below"))
         annotations.append(dict(x=(math.log10(x0) + math.log10(x1)) / 2, xref="x", y=1.0, yref="paper", text=text,
                                 showarrow=False, yanchor="top", font=dict(size=11, color="#333333")))
+    return shapes, annotations
+
+
+def _break_even_marks(break_evens: Sequence[tuple], span: tuple[float, float], x, full, order: list,
+                      names: Mapping[str, str], styles: dict, labels: Labels, money: Money,
+                      separators: str) -> dict[str, list[dict]]:
+    """Break-evens within ``span`` (node counts): a dotted line each, its node count at the foot (up to
+    :data:`MAX_BREAK_EVEN_LABELS`) and one marker trace with a point on each fabric's curve."""
+    xmin, xmax = span
     shown = [(fid, float(n)) for fid, n in break_evens
              if n is not None and math.isfinite(n) and xmin <= n <= xmax]
-    be_t = tr(labels, "break_even")
+    nodes_t, be_t = tr(labels, "nodes"), tr(labels, "break_even")
+    out: dict[str, list[dict]] = {"shapes": [], "annotations": [], "traces": []}
     be_x, be_y, be_text = [], [], []
     for fid, n in shown:
         color = styles.get(fid, {"color": OTHER_COLOR})["color"]
-        shapes.append(dict(type="line", xref="x", yref="paper", x0=n, x1=n, y0=0, y1=0.94,
-                           line=dict(color=color, dash="dot", width=1.5)))
+        out["shapes"].append(dict(type="line", xref="x", yref="paper", x0=n, x1=n, y0=0, y1=0.94,
+                                  line=dict(color=color, dash="dot", width=1.5)))
         if len(shown) <= MAX_BREAK_EVEN_LABELS:
-            annotations.append(dict(x=math.log10(n), xref="x", y=0.0, yref="paper", text=num(n, separators),
-                                    showarrow=False, textangle=-90, xanchor="right", yanchor="bottom",
-                                    font=dict(size=10, color=color)))
+            out["annotations"].append(dict(x=math.log10(n), xref="x", y=0.0, yref="paper", text=num(n, separators),
+                                           showarrow=False, textangle=-90, xanchor="right", yanchor="bottom",
+                                           font=dict(size=10, color=color)))
         y_at = (float(np.interp(math.log10(n), np.log10(x), full[:, order.index(fid)]))
                 if fid in order else math.nan)
         be_x.append(n)
@@ -122,20 +168,12 @@ def scale_chart(df: pd.DataFrame, metric: str, baseline: str, names: Mapping[str
         be_text.append(f"<b>{be_t}</b>: {names.get(fid, fid)}<br>{nodes_t} ≈ {num(n, separators)}"
                        f"<br>{amount(money, y_at)}")
     if shown:
-        traces.append(dict(
+        out["traces"].append(dict(
             type="scatter", x=be_x, y=be_y, mode="markers", name=be_t,
             marker=dict(symbol="circle-open", size=11, color="#000000", line=dict(width=2)),
             hovertext=be_text, hovertemplate="%{hovertext}<extra></extra>",
         ))
-    if log_y is None:
-        finite = vals[np.isfinite(vals)]
-        log_y = bool(finite.size) and bool((finite > 0).all())
-    return make_figure(traces, make_layout(
-        tr(labels, "scale_title"), separators, shapes=shapes, annotations=annotations, plain=is_cjk(labels),
-        xaxis=dict(type="log", title=dict(text=tr(labels, "axis_nodes")), range=[math.log10(xmin), math.log10(xmax)]),
-        yaxis=dict(type="log" if log_y else "linear", title=dict(text=tr(labels, metric)),
-                   **money_axis(labels, money, vals, log=bool(log_y))),
-    ))
+    return out
 
 
 def delta_curve_chart(values, deltas, roots: Sequence[float], current_value: float | None, labels: Labels,
