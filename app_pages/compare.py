@@ -130,7 +130,7 @@ waterfall_section()
 details.show(t, {
     "bom": lambda: bom_panel.render(res, t, money, names),
     "rent": lambda: rent_panel.render(t, money, scenario, res),
-    "fincarbon": lambda: carbon_panel(t, scenario, res, money, names),  # after tax and carbon (issue 13)
+    "fincarbon": lambda: carbon_panel(t, scenario, res, money, names),  # after tax and carbon
     "specs": lambda: specs_panel.render(t, scenario, res, names),
-    "reliability": lambda: reliability_panel.render(t, fabrics, names),  # by cause, restarts, spares (issue 13)
+    "reliability": lambda: reliability_panel.render(t, fabrics, names),  # by cause, restarts, spares
 })

@@ -124,7 +124,7 @@ def solver_section() -> None:
             be.deltas,
             [shown(r) for r in be.roots],
             shown(be.current_value),
-            risk_choices.chart_labels(L, t, be.metric),  # the tax rate: ΔTCO after tax (issue 13)
+            risk_choices.chart_labels(L, t, be.metric),  # the tax rate: ΔTCO after tax
             money.display.short,
             money.rate,
             x_title,

@@ -1,5 +1,5 @@
 """The training layout a fabric ran at, as one translated line ("TP 8 × PP 4 × DP 16, ZeRO-1,
-micro-batch 1"), and its GPU memory (metrics ``layout_*``, ``memory_gb_per_gpu``, issue 12)."""
+micro-batch 1"), and its GPU memory (metrics ``layout_*``, ``memory_gb_per_gpu``)."""
 
 from __future__ import annotations
 

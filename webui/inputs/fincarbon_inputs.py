@@ -1,4 +1,4 @@
-"""Cluster page inputs of finance and carbon (issue 13): tax rules, rate and tax lives (Finance),
+"""Cluster page inputs of finance and carbon: tax rules, rate and tax lives (Finance),
 the electricity grid and its emission factor (Facility). Empty numbers take the region's preset
 (data/finance_carbon.yaml), shown as the placeholder."""
 

@@ -1,4 +1,4 @@
-"""The Risk page's measures (issue 13): what the tornado swings — ΔTCO of the fixed cluster, after
+"""The Risk page's measures: what the tornado swings — ΔTCO of the fixed cluster, after
 tax when the scenario is taxed, or the Δ cost of the same work — and what the Monte Carlo histogram
 shows (TCO, or TCO after tax), with the chart labels each one needs."""
 

@@ -1,4 +1,4 @@
-"""Compare: the priced bill of materials of one fabric (issue 13) — every item with its count, unit
+"""Compare: the priced bill of materials of one fabric — every item with its count, unit
 price and extended price, the total (= the fabric's network capex) and the network's yearly running
 costs. Texts: ``webui/i18n/locales/{en,zh}/bom.yaml``; numbers: :mod:`costmodel.money.bom` via the result."""
 

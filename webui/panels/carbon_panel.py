@@ -1,5 +1,5 @@
 """Compare page: after-tax TCO and NPV beside the pre-tax ones, and t CO₂e per run, per year and
-over the horizon, per fabric (issue 13). Rows from :mod:`webui.sections.fincarbon`."""
+over the horizon, per fabric. Rows from :mod:`webui.sections.fincarbon`."""
 
 from __future__ import annotations
 

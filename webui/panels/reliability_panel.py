@@ -1,5 +1,5 @@
 """Compare: the reliability table per fabric — interruptions per year by cause, restart hours,
-hot spares, setup hours per run and goodput (reliability by fabric, issue 13)."""
+hot spares, setup hours per run and goodput (reliability by fabric)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The PDF report's section "Training plan and step time" (issue 12): the plan as a compact
+"""The PDF report's section "Training plan and step time": the plan as a compact
 two-pair table, the nccl-tests measurements, and per fabric its layout, step time, compute,
 exposed communication, MFU, HFU and GPU memory (used / usable, fits). Texts in
 ``locales/{en,zh}/report_training.yaml`` and the Cluster page's field labels; every cell is

@@ -1,4 +1,4 @@
-"""The priced bill of materials as table rows (issue 13), for Compare (:mod:`webui.panels.bom_panel`) and
+"""The priced bill of materials as table rows, for Compare (:mod:`webui.panels.bom_panel`) and
 the PDF report (:mod:`webui.sections.bom`); no Streamlit here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""After tax and carbon (issue 13), as rows shared by the Compare page (:mod:`webui.panels.carbon_panel`)
+"""After tax and carbon, as rows shared by the Compare page (:mod:`webui.panels.carbon_panel`)
 and the PDF report's section (:func:`fincarbon_section`): per fabric the pre-tax and after-tax
 TCO and NPV with the tax shield, and t CO₂e per run, per year and over the horizon. Texts in
 ``locales/{en,zh}/fincarbon.yaml``; every cell of the report is HTML-escaped."""

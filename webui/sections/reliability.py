@@ -1,4 +1,4 @@
-"""The PDF report's section "Reliability by fabric" (issue 13): per fabric, interruptions per year
+"""The PDF report's section "Reliability by fabric": per fabric, interruptions per year
 by cause, the mean restart, hot-spare servers, setup hours per run and goodput — the Compare
 page's table (:mod:`webui.panels.reliability_panel`), its texts in ``locales/{en,zh}/reliability.yaml``."""
 

@@ -1,4 +1,4 @@
-"""Own vs rent as tables (issue 13): the rows of Compare's panel (:mod:`webui.panels.rent_panel`) and the
+"""Own vs rent as tables: the rows of Compare's panel (:mod:`webui.panels.rent_panel`) and the
 PDF report's section, from :mod:`costmodel.analysis.rent`. Texts in ``locales/{en,zh}/rent.yaml``; no
 Streamlit here, so the report builds without it."""
 

@@ -1,4 +1,4 @@
-"""The same work under uncertainty as a table (issue 13): the rows of the Risk page's section and of
+"""The same work under uncertainty as a table: the rows of the Risk page's section and of
 the PDF report's, from :func:`costmodel.analysis.work_risk.work_monte_carlo`'s summary. Texts in
 ``locales/{en,zh}/work_risk.yaml``; no Streamlit here, so the report builds without it."""
 
