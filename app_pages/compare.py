@@ -89,8 +89,7 @@ def charts_section() -> None:  # no widget in it: a fragment would only add its 
     cum = cumulative(res)
     with right:
         st.plotly_chart(
-            lite(cumulative_cost, cum.months, cum.curves, cum.crossings, names, families, L, show,
-                        money.rate),
+            lite(cumulative_cost, cum.months, cum.curves, cum.crossings, names, families, L, show, money.rate),
             key="chart_cumulative",
             width="stretch",
         )

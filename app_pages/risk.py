@@ -45,7 +45,7 @@ def tornado_section() -> None:
     df = compute.tornado(skey, fabric, metric)
     st.plotly_chart(
         lite(tornado_chart, df, risk_choices.chart_labels(L, t, metric), money.display.short,
-                    money.rate),
+             money.rate),
         key="chart_tornado", width="stretch",
     )
 

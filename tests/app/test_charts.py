@@ -241,16 +241,16 @@ def test_builders_skip_plotly_validation_and_are_fast(result, names, families, s
     builders = {
         "breakdown_bar": lambda: breakdown_bar(doc, LABELS, money, FX),
         "cumulative_cost": lambda: cumulative_cost(months, curves, all_crossings(months, curves), names,
-                                                          families, LABELS, money, FX),
+                                                   families, LABELS, money, FX),
         "savings_waterfall": lambda: savings_waterfall(base.breakdown, other.breakdown, base.name,
-                                                              other.name, LABELS, money, FX),
+                                                       other.name, LABELS, money, FX),
         "scale_chart": lambda: scale_chart(swept, "tco_total", result.baseline, names, families, LABELS,
-                                                  money, FX, be, [(None, 8, "a"), (8, None, "b")]),
+                                           money, FX, be, [(None, 8, "a"), (8, None, "b")]),
         "delta_curve_chart": lambda: delta_curve_chart([1, 2, 3], [-1.0, 0.0, 1.0], [2.0], 2.5, LABELS,
-                                                              money, FX, "x"),
+                                                       money, FX, "x"),
         "tornado_chart": lambda: tornado_chart(tornado_df, LABELS, money, FX),
         "mc_histogram": lambda: mc_histogram(mc.tco, mc.fabric_ids, names, families, summary, LABELS,
-                                                    money, FX),
+                                             money, FX),
     }
     for name, build in builders.items():
         fig = build()
@@ -320,7 +320,7 @@ def test_cumulative_cost_marks_crossings_exactly_when_curves_cross():
     crossing = [("a", "b", m, c) for m, c in crossovers(months, cheap_start, dear_start)]
     assert crossing == [("a", "b", 12.0, 220.0)]
     fig = cumulative_cost(months, {"a": cheap_start, "b": dear_start}, crossing, names, fams, LABELS,
-                                 money, 2.0)
+                          money, 2.0)
     (mark,) = [t for t in fig.data if t.name == "Crossover"]
     assert list(mark.x) == [12.0] and list(mark.y) == [440.0]
     assert money(440.0) in mark.hovertext[0]

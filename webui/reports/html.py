@@ -259,10 +259,10 @@ def _charts(t: Translator, scenario, res, names: dict, conv: Money, rate: float,
         (cumulative_cost(cum.months, cum.curves, cum.crossings, names, fams, L, show, rate),
          resale_note + cross_note),
         (savings_waterfall(base.breakdown, best.breakdown, names[base.id], names[best.id], L, show, rate,
-                                  short_names=(L[f"short.{base.id}"], L[f"short.{best.id}"]))
+                           short_names=(L[f"short.{base.id}"], L[f"short.{best.id}"]))
          if best.id != base.id else None, ""),
         (scale_chart(costmodel.sweep(scenario, nodes=_sweep_nodes()), "tco_total", res.baseline, names, fams,
-                            L, show, rate), ""),
+                     L, show, rate), ""),
         (tornado_chart(costmodel.tornado(scenario, best.id if best.id != base.id else None), L, show, rate)
          if len(res.fabrics) > 1 else None, ""),
     ]
