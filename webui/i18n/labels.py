@@ -21,7 +21,7 @@ from costmodel.errors import (
 )
 from costmodel.pipeline.tco import CATEGORIES
 from webui.i18n.money import Money
-from webui.i18n.translator import Translator
+from webui.i18n.translator import Translator, catalog
 
 
 def fabric_names(t: Translator) -> dict[str, str]:
@@ -110,8 +110,6 @@ def _chart_labels(lang: str) -> dict[str, str]:
 
 
 def _params(t: Translator) -> dict[str, str]:
-    from webui.i18n.translator import catalog
-
     keys = {k for k in catalog("en") if k.startswith("param.")}
     return {k: t(k) for k in keys}
 
