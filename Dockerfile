@@ -47,7 +47,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     HOME=/tmp
 
 ARG DEBIAN_FRONTEND=noninteractive
-# chromium + fonts-noto-cjk: the PDF report (webui/cdp.py drives /usr/bin/chromium over its pipe);
+# chromium + fonts-noto-cjk: the PDF report (webui/reports/cdp.py drives /usr/bin/chromium over its pipe);
 # util-linux (essential, already there) gives chrt: Chromium prints under SCHED_IDLE;
 # tini: PID 1 that forwards signals and reaps Chromium's orphaned children;
 # ca-certificates: TLS to a managed PostgreSQL (sslmode=verify-full with the system roots).

@@ -10,9 +10,12 @@ import logging
 
 import streamlit as st
 
-from webui import chrome_texts, keys, labels, number_boxes, older_format, recomputed, session, share, storage, titles
-from webui.money import CURRENCIES, MAX_RATE, MIN_RATE
-from webui.text import md_escape
+from webui.i18n import chrome_texts, labels
+from webui.i18n.money import CURRENCIES, MAX_RATE, MIN_RATE
+from webui.i18n.text import md_escape
+from webui.inputs import number_boxes
+from webui.session import keys, older_format, recomputed, share, storage, titles
+from webui.session import state as session
 
 logging.basicConfig(level=logging.INFO)
 st.set_page_config(page_title="Fabric TCO Planner", page_icon="🔀", layout="wide")

@@ -1,16 +1,16 @@
 """The server entry point: the Streamlit app (``app.py``) plus the sign-in cookie routes.
 
 ``streamlit run server.py`` serves both, behind the exact-origin check of
-:mod:`webui.origin_guard` (Streamlit finds the ASGI ``app`` below); ``app.py`` stays
+:mod:`webui.session.origin_guard` (Streamlit finds the ASGI ``app`` below); ``app.py`` stays
 the page script that AppTest and the pages use.
 """
 
 import streamlit as st
 from starlette.middleware import Middleware
 
-from webui.auth_routes import routes
-from webui.long_links import accept_long_links
-from webui.origin_guard import OriginGuard, configured
+from webui.session.auth_routes import routes
+from webui.session.long_links import accept_long_links
+from webui.session.origin_guard import OriginGuard, configured
 
 accept_long_links()  # a too-long share link is answered by the page, not by a reset connection
 

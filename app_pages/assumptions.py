@@ -1,6 +1,6 @@
 """Assumptions: the catalog and the price book as editable tables, with sources and dates.
 
-A section below reads nccl-tests output per fabric into ``measurements`` (webui/calibration.py).
+A section below reads nccl-tests output per fabric into ``measurements`` (webui/inputs/calibration.py).
 Edits become the scenario's ``overrides`` (validated; invalid ones are shown and not applied)
 and flow into every page of the session and into the share link. Reset returns to the catalog.
 The four tables are lazy tabs: only the open one is built and drawn on a rerun.
@@ -16,8 +16,12 @@ from costmodel.errors import ScenarioError
 from costmodel.scenario import price_books
 from costmodel.scenario.changes import with_change
 from costmodel.scenario.schema import FABRIC_OVERRIDE_BOUNDS, FABRIC_PRICE_BOUNDS, GPU_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
-from webui import calibration, labels, lazy_tabs, quote, session
-from webui.text import md_escape
+from webui.i18n import labels
+from webui.i18n.text import md_escape
+from webui.inputs import calibration
+from webui.panels import lazy_tabs
+from webui.session import quote
+from webui.session import state as session
 
 t = session.translator()
 cat = load_catalog()

@@ -6,8 +6,11 @@ import streamlit as st
 
 from costmodel.catalog.loader import load_catalog
 from costmodel.money.cluster_hour import default_value_of_cluster_hour
-from webui import chrome_texts, keys, labels, quote, session, titles, widgets
-from webui.fincarbon_inputs import grid_inputs, tax_inputs
+from webui.i18n import chrome_texts, labels
+from webui.inputs import widgets
+from webui.inputs.fincarbon_inputs import grid_inputs, tax_inputs
+from webui.session import keys, quote, titles
+from webui.session import state as session
 
 MAX_FABRICS = next(m.max_length for m in widgets.field_info("fabrics").metadata if hasattr(m, "max_length"))
 
@@ -62,7 +65,7 @@ with left, st.container(border=True):
     widgets.number(t, "cluster.spare_cable_frac", digits=2, step=0.01)
     widgets.number(t, "cluster.spare_optic_frac", digits=2, step=0.01)
     widgets.number(t, "cluster.hot_spare_node_frac", digits=2, step=0.01)  # reliability by fabric
-    widgets.toggle(t, "cluster.frontend_network")  # bill of materials (issue 13)
+    widgets.toggle(t, "cluster.frontend_network")  # bill of materials
     widgets.toggle(t, "cluster.reuse_existing_switches")
     if scenario.cluster.reuse_existing_switches:
         widgets.number(t, "cluster.existing_switch_gbps", digits=0, step=100)
@@ -109,7 +112,7 @@ with right, st.container(border=True):
     widgets.number(t, "facility.electricity_price_per_kwh", digits=3, step=0.005)
     widgets.number(t, "facility.gpu_busy_power_frac", digits=2, step=0.05)
     widgets.number(t, "facility.gpu_idle_power_frac", digits=2, step=0.05)
-    grid_inputs(t, scenario)  # finance and carbon (issue 13)
+    grid_inputs(t, scenario)  # finance and carbon
 
 left, middle, right = st.columns(3)
 with left, st.container(border=True):
@@ -117,7 +120,7 @@ with left, st.container(border=True):
     widgets.number(t, "operations.cluster_ops_cost_per_node_year", digits=0, step=50)
     widgets.number(t, "operations.network_ops_cost_per_node_year", digits=0, step=50)
     widgets.number(t, "operations.maintenance_frac_per_year", digits=3, step=0.005)
-    widgets.number(t, "operations.network_staff_fte", digits=2, step=0.05)  # staff floor (issue 13)
+    widgets.number(t, "operations.network_staff_fte", digits=2, step=0.05)  # staff floor
     widgets.number(t, "operations.cluster_staff_fte", digits=2, step=0.05)
     widgets.number(t, "operations.staff_cost_per_fte_year", digits=0, step=5000)
     widgets.number(t, "operations.checkpoint_write_gbs_per_node", digits=2)
@@ -135,7 +138,7 @@ with middle, st.container(border=True):
         widgets.number(t, "finance.instalment_months")
         widgets.number(t, "finance.instalment_rate_annual", digits=3, step=0.005)
     widgets.number(t, "finance.residual_value_frac", digits=2, step=0.05)
-    tax_inputs(t, scenario)  # finance and carbon (issue 13)
+    tax_inputs(t, scenario)  # finance and carbon
 
 with right, st.container(border=True):
     st.subheader(t("group.context"))

@@ -5,26 +5,18 @@ from __future__ import annotations
 import streamlit as st
 
 from costmodel.analysis.timeline import cumulative
-from webui import (
-    bom_panel,
-    charts,
-    compare_notes,
-    compute,
-    details,
-    equal_work_panel,
-    keys,
-    kpi_cards,
-    labels,
-    reliability_panel,
-    rent_panel,
-    session,
-    specs_panel,
-    titles,
-)
-from webui.carbon_panel import carbon_panel
-from webui.fit_notes import no_fit_text
-from webui.i18n import fmt_number
-from webui.text import markdown_table, md_escape
+from webui import compute
+from webui.charts.base import lite
+from webui.charts.costs import breakdown_bar, cumulative_cost, savings_waterfall
+from webui.i18n import labels
+from webui.i18n.text import markdown_table, md_escape
+from webui.i18n.translator import fmt_number
+from webui.panels import bom_panel, details, equal_work_panel, kpi_cards, reliability_panel, rent_panel, specs_panel
+from webui.panels.carbon_panel import carbon_panel
+from webui.sections import compare_notes
+from webui.sections.fit_notes import no_fit_text
+from webui.session import keys, titles
+from webui.session import state as session
 
 t = session.translator()
 money = session.money()
@@ -92,13 +84,12 @@ def charts_section() -> None:  # no widget in it: a fragment would only add its 
     left, right = st.columns(2) if kpi_cards.layout_for(len(fabrics)) == "cards" else (st.container(),) * 2
     with left:
         st.plotly_chart(
-            charts.lite(charts.breakdown_bar, res, L, show, money.rate), key="chart_breakdown", width="stretch"
+            lite(breakdown_bar, res, L, show, money.rate), key="chart_breakdown", width="stretch"
         )
     cum = cumulative(res)
     with right:
         st.plotly_chart(
-            charts.lite(charts.cumulative_cost, cum.months, cum.curves, cum.crossings, names, families, L, show,
-                        money.rate),
+            lite(cumulative_cost, cum.months, cum.curves, cum.crossings, names, families, L, show, money.rate),
             key="chart_cumulative",
             width="stretch",
         )
@@ -117,8 +108,8 @@ def waterfall_section() -> None:
                             index=others.index(default), format_func=names.get)
     chosen = res.fabric(choice)
     st.plotly_chart(
-        charts.lite(
-            charts.savings_waterfall,
+        lite(
+            savings_waterfall,
             base.breakdown,
             chosen.breakdown,
             names[base.id],
@@ -138,7 +129,7 @@ waterfall_section()
 details.show(t, {
     "bom": lambda: bom_panel.render(res, t, money, names),
     "rent": lambda: rent_panel.render(t, money, scenario, res),
-    "fincarbon": lambda: carbon_panel(t, scenario, res, money, names),  # after tax and carbon (issue 13)
+    "fincarbon": lambda: carbon_panel(t, scenario, res, money, names),  # after tax and carbon
     "specs": lambda: specs_panel.render(t, scenario, res, names),
-    "reliability": lambda: reliability_panel.render(t, fabrics, names),  # by cause, restarts, spares (issue 13)
+    "reliability": lambda: reliability_panel.render(t, fabrics, names),  # by cause, restarts, spares
 })

@@ -10,8 +10,10 @@ import streamlit as st
 from costmodel.catalog.loader import load_catalog
 from costmodel.evidence import sensitivity
 from costmodel.scenario.presets import get_preset
-from webui import labels, method_data, session
-from webui.charts import LiteFigure
+from webui.charts.base import LiteFigure
+from webui.i18n import labels
+from webui.panels import method_data
+from webui.session import state as session
 
 t = session.translator()
 names = labels.fabric_names(t)

@@ -19,9 +19,13 @@ from costmodel.scenario import locale_defaults, price_books
 from costmodel.scenario.schema import BOOK_GPU_PRICE_BOUNDS, DISCOUNT_CATEGORIES, FABRIC_PRICE_BOUNDS, MAX_DISCOUNT_PCT
 from costmodel.scenario.validation import validate_price_book
 from store import documents
-from webui import compute, keys, labels, notices, number_boxes, session, storage
-from webui.money import Money, default_rate
-from webui.text import md_escape
+from webui import compute
+from webui.i18n import labels
+from webui.i18n.money import Money, default_rate
+from webui.i18n.text import md_escape
+from webui.inputs import number_boxes
+from webui.session import keys, notices, storage
+from webui.session import state as session
 
 MIN_DISCOUNT_PCT = float(spec("price_book.discount_pct").lo)
 t = session.translator()

@@ -6,7 +6,7 @@ kept in the session as bytes for its download button: a page run never pays for 
 is a plain file fetch. (A callable built at click time is stored unreferenced by any session, and
 Streamlit deletes such files whenever any session finishes a run: with other sessions polling the
 PDF queue, a slow click's file was gone before the browser fetched it.) The PDF goes through the
-process's PDF service (:mod:`webui.pdf_service`): "Prepare the PDF" queues a job, a fragment polls
+process's PDF service (:mod:`webui.reports.pdf_service`): "Prepare the PDF" queues a job, a fragment polls
 it and shows its progress — the place in the queue, then the stage (building, drawing the charts,
 printing) and the seconds so far — then offers the finished bytes. All files show money in the
 page's display currency and carry the scenario's display title in their names.
@@ -22,9 +22,12 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 import costmodel
 from costmodel.exports.csv import csv_bytes, results_csv, yearly_csv
 from costmodel.exports.workbook import workbook_bytes
-from webui import compute, pdf_service, quote, session, storage
-from webui.text import md_escape
-from webui.titles import file_stem, scenario_title
+from webui import compute
+from webui.i18n.text import md_escape
+from webui.reports import pdf_service
+from webui.session import quote, storage
+from webui.session import state as session
+from webui.session.titles import file_stem, scenario_title
 
 KEY_JOB = "report_pdf_job"
 KEY_XLSX = "report_xlsx"  # (what the workbook is of, its bytes), built on request
@@ -52,7 +55,7 @@ if quote.hidden(session.scenario()):
 
 
 def _build_pdf(s=scenario, lg=lang, p=preset_id, c=currency, r=rate, ti=title) -> str:
-    from webui.report_pdf import report_html
+    from webui.reports.html import report_html
 
     return report_html(s, lg, p, c, r, ti)
 

@@ -9,9 +9,16 @@ import streamlit as st
 
 from costmodel.catalog.loader import load_catalog
 from costmodel.quantities import spec
-from webui import charts, compute, keys, labels, lazy_tabs, number_boxes, risk_choices, session
-from webui import report_work_risk as work_rows
-from webui.text import markdown_table, md_escape
+from webui import compute
+from webui.charts.base import lite
+from webui.charts.risk import mc_histogram, tornado_chart
+from webui.i18n import labels
+from webui.i18n.text import markdown_table, md_escape
+from webui.inputs import number_boxes, risk_choices
+from webui.panels import lazy_tabs
+from webui.sections import work_risk as work_rows
+from webui.session import keys
+from webui.session import state as session
 
 t = session.translator()
 money = session.money()
@@ -37,8 +44,8 @@ def tornado_section() -> None:
     metric = risk_choices.tornado_metric(t, scenario, res, fabric, names)  # after tax, same work (issue 13)
     df = compute.tornado(skey, fabric, metric)
     st.plotly_chart(
-        charts.lite(charts.tornado_chart, df, risk_choices.chart_labels(L, t, metric), money.display.short,
-                    money.rate),
+        lite(tornado_chart, df, risk_choices.chart_labels(L, t, metric), money.display.short,
+             money.rate),
         key="chart_tornado", width="stretch",
     )
 
@@ -65,8 +72,8 @@ def monte_carlo_section() -> None:
     metric = risk_choices.mc_metric(t, scenario)  # the TCO after tax when taxed (issue 13)
     tco, summary = compute.monte_carlo(skey, int(draws), int(seed), metric)
     st.plotly_chart(
-        charts.lite(
-            charts.mc_histogram,
+        lite(
+            mc_histogram,
             tco,
             list(scenario.fabrics),
             names,

@@ -11,9 +11,16 @@ from costmodel.analysis import breakeven
 from costmodel.catalog.formatting import format_sig
 from costmodel.catalog.loader import load_catalog
 from costmodel.pipeline.recommend import LARGE_NODES, SMALL_NODES
-from webui import charts, compute, keys, labels, lazy_tabs, quote, risk_choices, session
-from webui.i18n import fmt_number
-from webui.text import md_escape
+from webui import compute
+from webui.charts.base import lite
+from webui.charts.scale import delta_curve_chart, scale_chart
+from webui.i18n import labels
+from webui.i18n.text import md_escape
+from webui.i18n.translator import fmt_number
+from webui.inputs import risk_choices
+from webui.panels import lazy_tabs
+from webui.session import keys, quote
+from webui.session import state as session
 
 t = session.translator()
 money = session.money()
@@ -45,8 +52,8 @@ def sweep_section() -> None:
         (SMALL_NODES, LARGE_NODES, L["region_ib_preferred"]),
         (LARGE_NODES, 16_384, L["region_ib_only"]),
     ]
-    fig = charts.lite(
-        charts.scale_chart,
+    fig = lite(
+        scale_chart,
         df,
         metric or "tco_total",
         scenario.baseline,
@@ -111,13 +118,13 @@ def solver_section() -> None:
     unit = money.unit(t.get(f"unit.{be.unit}", be.unit))
     x_title = f"{L.get(parameter, parameter)} [{unit}]"
     st.plotly_chart(
-        charts.lite(
-            charts.delta_curve_chart,
+        lite(
+            delta_curve_chart,
             shown(be.values),
             be.deltas,
             [shown(r) for r in be.roots],
             shown(be.current_value),
-            risk_choices.chart_labels(L, t, be.metric),  # the tax rate: ΔTCO after tax (issue 13)
+            risk_choices.chart_labels(L, t, be.metric),  # the tax rate: ΔTCO after tax
             money.display.short,
             money.rate,
             x_title,

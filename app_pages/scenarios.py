@@ -17,9 +17,13 @@ from costmodel.errors import ScenarioError
 from costmodel.pipeline.results import differences
 from costmodel.scenario.validation import validate_scenario
 from store import documents
-from webui import compute, keys, labels, notices, quote, recomputed, scenario_diff, session, share, storage, titles
-from webui.older_format import import_scenario as import_file  # remembers an older file's format
-from webui.text import md_escape
+from webui import compute
+from webui.i18n import labels
+from webui.i18n.text import md_escape
+from webui.panels import scenario_diff
+from webui.session import keys, notices, quote, recomputed, share, storage, titles
+from webui.session import state as session
+from webui.session.older_format import import_scenario as import_file  # remembers an older file's format
 
 t = session.translator()
 money = session.money()

@@ -49,7 +49,7 @@ PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method", "report
 # same widgets as the real page (read from it by twin_widgets), but no model call, no chart, no table.
 BARE_PAGE = """
 import streamlit as st
-from webui import session
+from webui.session import state as session
 t = session.translator()
 st.title(t("{name}.title"))
 {widgets}
@@ -152,7 +152,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=25)
     ap.add_argument("--pages", nargs="+", choices=PAGES, default=PAGES, help="pages to measure (default: all)")
     ap.add_argument("--tab", action="append", default=[], metavar="PAGE=PANEL",
-                    help="measure a page on another of its lazy tabs (webui.lazy_tabs), e.g. risk=mc")
+                    help="measure a page on another of its lazy tabs (webui.panels.lazy_tabs), e.g. risk=mc")
     ap.add_argument("--field", choices=["cluster.nodes", "facility.pue"], default="cluster.nodes",
                     help="the input a scenario change sets (default: the node count)")
     args = ap.parse_args()
@@ -189,8 +189,9 @@ def _open(app: Path, page: str, tab: str | None = None) -> AppTest:
     at.run()
     assert not at.exception, at.exception
     if tab is not None:  # open another of the page's lazy tabs, as a click on it does
-        from webui import keys, lazy_tabs
-        from webui.i18n import Translator
+        from webui.i18n.translator import Translator
+        from webui.panels import lazy_tabs
+        from webui.session import keys
 
         name, titles = getattr(lazy_tabs, page.upper())
         t = Translator("en")

@@ -67,8 +67,8 @@ for p in (ROOT / "tests", ROOT / "bench", ROOT):
 from st_client import ProtocolError, Session  # noqa: E402
 
 import costmodel  # noqa: E402
-from webui.i18n import Translator  # noqa: E402
-from webui.money import Money, default_rate  # noqa: E402
+from webui.i18n.money import Money, default_rate  # noqa: E402
+from webui.i18n.translator import Translator  # noqa: E402
 
 PRESET = "seed-intro-32xA100"
 NODES_KEY = "w.cluster.nodes"

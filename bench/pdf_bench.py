@@ -210,8 +210,8 @@ def through_the_app(args) -> None:
 
 def build_times(args) -> None:
     import costmodel
-    from webui.pdf_service import Printer
-    from webui.report_pdf import report_html
+    from webui.reports.html import report_html
+    from webui.reports.pdf_service import Printer
 
     scenario = costmodel.load_preset(args.preset)
     with Printer() as printer:

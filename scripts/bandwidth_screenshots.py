@@ -19,7 +19,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from costmodel.evidence.sensitivity import settings
-from webui.i18n import Translator
+from webui.i18n.translator import Translator
 
 TIMEOUT_MS = 120_000
 

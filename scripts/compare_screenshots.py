@@ -22,7 +22,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from costmodel.catalog.loader import load_catalog
-from webui import share
+from webui.session import share
 
 TIMEOUT_MS = 180_000
 PRESET = "seed-intro-32xA100"

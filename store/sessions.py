@@ -2,7 +2,7 @@
 
 A password sign-in happens over Streamlit's websocket, which cannot set a cookie. So it
 :func:`begin`\\ s a session and gives the page a one-time hand-over value; the page posts it to
-``/auth/session`` (:mod:`webui.auth_routes`), which :func:`hand_over`\\ s it for the cookie value.
+``/auth/session`` (:mod:`webui.session.auth_routes`), which :func:`hand_over`\\ s it for the cookie value.
 Only SHA-256 hashes are stored. A reload reads the cookie and :func:`resume`\\ s the session;
 every rerun :func:`is_live` checks it, so a sign-out (:func:`revoke`) or a removed account
 (:func:`revoke_user`) ends it in every tab and on every replica. Times are Unix epoch seconds.

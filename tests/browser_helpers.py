@@ -131,7 +131,7 @@ def tco_values(page) -> list[str]:
 def expected_tco(scenario) -> list[str]:
     """The TCO cards the model says Compare shows for ``scenario`` in USD (``?cur=USD``)."""
     import costmodel
-    from webui.money import Money, default_rate
+    from webui.i18n.money import Money, default_rate
 
     res = costmodel.evaluate(scenario)
     money = Money(res.currency, "USD", default_rate(res.currency, "USD"))

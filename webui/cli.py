@@ -14,11 +14,10 @@ import sys
 
 from costmodel import cli, evaluate
 from costmodel.errors import problem, problems_error
-
-from . import share
-from .i18n import Translator
-from .labels import error_text
-from .titles import scenario_title
+from webui.i18n.labels import error_text
+from webui.i18n.translator import Translator
+from webui.session import share
+from webui.session.titles import scenario_title
 
 
 def _title(scenario, args) -> str:
@@ -36,7 +35,7 @@ def cmd_report(args) -> None:
     title = _title(scenario, args)
     cli.write_tables(args, scenario, res, currency, rate, title)
     if args.pdf:
-        from .report_pdf import report_pdf  # plotly and Chromium only when asked for
+        from webui.reports.html import report_pdf  # plotly and Chromium only when asked for
 
         cli.write_file(args.pdf, report_pdf(scenario, args.lang, args.preset, currency, rate, title))
 

@@ -42,8 +42,8 @@ def plotly_specs(at: AppTest) -> dict[str, dict]:
 
 def keyed(widgets, name: str):
     """The widget called ``name`` among ``widgets`` (e.g. ``at.selectbox``), keyed plainly, by the
-    scenario's revision (``webui.session.widget_key``: ``name~3``) and/or by its labels
-    (``webui.keys.label_key``: ``name#digest``, ``name~3#digest``)."""
+    scenario's revision (``webui.session.state.widget_key``: ``name~3``) and/or by its labels
+    (``webui.session.keys.label_key``: ``name#digest``, ``name~3#digest``)."""
     pattern = re.compile(re.escape(name) + r"(~\d+)?(#.*)?")
     found = [w for w in widgets if pattern.fullmatch(w.key or "")]
     assert len(found) == 1, (name, [w.key for w in widgets])
@@ -51,10 +51,11 @@ def keyed(widgets, name: str):
 
 
 def open_details(at: AppTest, panel: str, lang: str = "en") -> AppTest:
-    """Open Compare's details tab ``panel`` (an id of :data:`webui.details.PANELS`), as a click on it
+    """Open Compare's details tab ``panel`` (an id of :data:`webui.panels.details.PANELS`), as a click on it
     does, and rerun the page."""
-    from webui import details, keys
-    from webui.i18n import Translator
+    from webui.i18n.translator import Translator
+    from webui.panels import details
+    from webui.session import keys
 
     t = Translator(lang)
     labels = [t(title) for title in details.PANELS.values()]
@@ -66,10 +67,11 @@ def open_details(at: AppTest, panel: str, lang: str = "en") -> AppTest:
 
 
 def open_tab(at: AppTest, tabs: tuple[str, dict[str, str]], panel: str, lang: str = "en") -> AppTest:
-    """Open tab ``panel`` of a page's lazy tabs ``tabs`` (e.g. :data:`webui.lazy_tabs.RISK`), as a
+    """Open tab ``panel`` of a page's lazy tabs ``tabs`` (e.g. :data:`webui.panels.lazy_tabs.RISK`), as a
     click on it does, and rerun the page."""
-    from webui import keys, lazy_tabs
-    from webui.i18n import Translator
+    from webui.i18n.translator import Translator
+    from webui.panels import lazy_tabs
+    from webui.session import keys
 
     t = Translator(lang)
     name, titles = tabs

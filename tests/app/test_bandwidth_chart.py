@@ -13,8 +13,8 @@ from zh_words import latin_words
 import costmodel.evidence.sensitivity as sens
 from costmodel.catalog.formatting import fabric_names
 from costmodel.catalog.loader import load_catalog
-from webui.i18n import Translator, catalog
-from webui.sensitivity_chart import bandwidth_chart
+from webui.charts.bandwidth import bandwidth_chart
+from webui.i18n.translator import Translator, catalog
 
 RUN = "megatron-175b-1536"
 FAMILIES = {f: q.family for f, q in load_catalog().fabrics.items()}

@@ -12,7 +12,7 @@ from zh_words import latin_words
 
 from costmodel.physics import calibration, nccl_tests
 from costmodel.scenario.changes import with_change
-from webui import share
+from webui.session import share
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nccl"
 #: alltoall_perf, 4 × H20-3e on 2 VMs over RoCE: https://github.com/NVIDIA/nccl-tests/issues/321

@@ -12,7 +12,7 @@ from zh_words import latin_words
 
 from costmodel.physics import calibration, nccl_tests
 from costmodel.scenario.changes import with_change
-from webui import share
+from webui.session import share
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nccl"
 LOG = (DATA / "allreduce_h100_4nodes_nccl-tests-309.log").read_text()

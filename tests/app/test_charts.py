@@ -19,7 +19,11 @@ from strategies import scenarios
 import costmodel
 from costmodel.analysis.timeline import crossovers, monthly_cumulative, spread_monthly
 from costmodel.pipeline.tco import CATEGORIES
-from webui import charts
+from webui.charts import base
+from webui.charts.base import FAMILY_COLORS
+from webui.charts.costs import breakdown_bar, cumulative_cost, savings_waterfall
+from webui.charts.risk import mc_histogram, tornado_chart
+from webui.charts.scale import delta_curve_chart, scale_chart
 
 PRESET = "seed-intro-32xA100"
 FX = 7.25  # display units per model unit: every drawn amount must be model money × FX
@@ -191,13 +195,13 @@ def test_every_figure_has_the_common_layout(result, names, families, swept, mc, 
     base, other = result.fabric(result.baseline), result.fabrics[-1]
     months, curves = monthly_cumulative(result)
     figs = [
-        charts.breakdown_bar(result.to_dict(), LABELS, money, FX),
-        charts.cumulative_cost(months, curves, [], names, families, LABELS, money, FX),
-        charts.savings_waterfall(base.breakdown, other.breakdown, base.name, other.name, LABELS, money, FX),
-        charts.scale_chart(swept, "tco_total", result.baseline, names, families, LABELS, money, FX),
-        charts.delta_curve_chart([1, 2, 3], [-1.0, 0.0, 1.0], [2.0], 2.5, LABELS, money, FX, "x"),
-        charts.tornado_chart(tornado_df, LABELS, money, FX),
-        charts.mc_histogram(mc.tco, mc.fabric_ids, names, families, mc.summary(), LABELS, money, FX),
+        breakdown_bar(result.to_dict(), LABELS, money, FX),
+        cumulative_cost(months, curves, [], names, families, LABELS, money, FX),
+        savings_waterfall(base.breakdown, other.breakdown, base.name, other.name, LABELS, money, FX),
+        scale_chart(swept, "tco_total", result.baseline, names, families, LABELS, money, FX),
+        delta_curve_chart([1, 2, 3], [-1.0, 0.0, 1.0], [2.0], 2.5, LABELS, money, FX, "x"),
+        tornado_chart(tornado_df, LABELS, money, FX),
+        mc_histogram(mc.tco, mc.fabric_ids, names, families, mc.summary(), LABELS, money, FX),
     ]
     for fig in figs:
         assert isinstance(fig, go.Figure)
@@ -209,24 +213,24 @@ def test_every_figure_has_the_common_layout(result, names, families, swept, mc, 
 
 
 def test_separators_follow_the_locale_and_labels_fall_back_to_keys(result):
-    fig = charts.breakdown_bar(result.to_dict(), {}, money, 1.0, separators=".,")
+    fig = breakdown_bar(result.to_dict(), {}, money, 1.0, separators=".,")
     assert fig.layout.separators == ",."
     assert fig.layout.title.text == "breakdown_title"
     assert [t.name for t in fig.data] == list(CATEGORIES)
     with pytest.raises(ValueError, match="two characters"):
-        charts.breakdown_bar(result.to_dict(), {}, money, 1.0, separators=",")
+        breakdown_bar(result.to_dict(), {}, money, 1.0, separators=",")
 
 
 def test_family_colours_are_consistent_across_charts(result, names, families, swept, mc):
     months, curves = monthly_cumulative(result)
-    cum = charts.cumulative_cost(months, curves, [], names, families, LABELS, money, FX)
-    scale = charts.scale_chart(swept, "tco_total", result.baseline, names, families, LABELS, money, FX)
-    hist = charts.mc_histogram(mc.tco, mc.fabric_ids, names, families, mc.summary(), LABELS, money, FX)
+    cum = cumulative_cost(months, curves, [], names, families, LABELS, money, FX)
+    scale = scale_chart(swept, "tco_total", result.baseline, names, families, LABELS, money, FX)
+    hist = mc_histogram(mc.tco, mc.fabric_ids, names, families, mc.summary(), LABELS, money, FX)
     for f in result.fabrics:
-        colour = charts.FAMILY_COLORS[f.family]
+        colour = FAMILY_COLORS[f.family]
         for fig in (cum, scale, hist):
             assert next(t for t in fig.data if t.name == f.name).line.color == colour
-    assert len(set(charts.FAMILY_COLORS.values())) == 4
+    assert len(set(FAMILY_COLORS.values())) == 4
 
 
 def test_builders_skip_plotly_validation_and_are_fast(result, names, families, swept, mc, tornado_df):
@@ -235,18 +239,18 @@ def test_builders_skip_plotly_validation_and_are_fast(result, names, families, s
     months, curves = monthly_cumulative(result)
     doc, summary, be = result.to_dict(), mc.summary(), break_evens(swept, result.baseline)
     builders = {
-        "breakdown_bar": lambda: charts.breakdown_bar(doc, LABELS, money, FX),
-        "cumulative_cost": lambda: charts.cumulative_cost(months, curves, all_crossings(months, curves), names,
-                                                          families, LABELS, money, FX),
-        "savings_waterfall": lambda: charts.savings_waterfall(base.breakdown, other.breakdown, base.name,
-                                                              other.name, LABELS, money, FX),
-        "scale_chart": lambda: charts.scale_chart(swept, "tco_total", result.baseline, names, families, LABELS,
-                                                  money, FX, be, [(None, 8, "a"), (8, None, "b")]),
-        "delta_curve_chart": lambda: charts.delta_curve_chart([1, 2, 3], [-1.0, 0.0, 1.0], [2.0], 2.5, LABELS,
-                                                              money, FX, "x"),
-        "tornado_chart": lambda: charts.tornado_chart(tornado_df, LABELS, money, FX),
-        "mc_histogram": lambda: charts.mc_histogram(mc.tco, mc.fabric_ids, names, families, summary, LABELS,
-                                                    money, FX),
+        "breakdown_bar": lambda: breakdown_bar(doc, LABELS, money, FX),
+        "cumulative_cost": lambda: cumulative_cost(months, curves, all_crossings(months, curves), names,
+                                                   families, LABELS, money, FX),
+        "savings_waterfall": lambda: savings_waterfall(base.breakdown, other.breakdown, base.name,
+                                                       other.name, LABELS, money, FX),
+        "scale_chart": lambda: scale_chart(swept, "tco_total", result.baseline, names, families, LABELS,
+                                           money, FX, be, [(None, 8, "a"), (8, None, "b")]),
+        "delta_curve_chart": lambda: delta_curve_chart([1, 2, 3], [-1.0, 0.0, 1.0], [2.0], 2.5, LABELS,
+                                                       money, FX, "x"),
+        "tornado_chart": lambda: tornado_chart(tornado_df, LABELS, money, FX),
+        "mc_histogram": lambda: mc_histogram(mc.tco, mc.fabric_ids, names, families, summary, LABELS,
+                                             money, FX),
     }
     for name, build in builders.items():
         fig = build()
@@ -266,7 +270,7 @@ def test_builders_skip_plotly_validation_and_are_fast(result, names, families, s
 
 def test_breakdown_bar_stacks_to_tco(result):
     labels = LABELS | {"tcp-100": "TCP 100G"}
-    fig = charts.breakdown_bar(result.to_dict(), labels, money, FX)
+    fig = breakdown_bar(result.to_dict(), labels, money, FX)
     assert len(fig.data) == len(CATEGORIES) == 7
     assert [t.name for t in fig.data] == [f"«{c}»" for c in CATEGORIES]
     assert fig.layout.barmode == "relative"
@@ -282,14 +286,14 @@ def test_breakdown_bar_stacks_to_tco(result):
     assert len(hov) == len(CATEGORIES) * len(result.fabrics)
     assert money(result.fabrics[0].breakdown["energy"] * FX) in fig.data[2].hovertext[0]
     # A Result works as well as its JSON document.
-    again = charts.breakdown_bar(result, labels, money, FX)
+    again = breakdown_bar(result, labels, money, FX)
     assert [list(t.y) for t in again.data] == [list(t.y) for t in fig.data]
 
 
 def test_cumulative_cost_ends_at_tco_and_marks_real_crossovers(result, names, families):
     months, curves = monthly_cumulative(result)
     crossings = all_crossings(months, curves)
-    fig = charts.cumulative_cost(months, curves, crossings, names, families, LABELS, money, FX)
+    fig = cumulative_cost(months, curves, crossings, names, families, LABELS, money, FX)
     lines = [t for t in fig.data if t.mode == "lines"]
     assert [t.name for t in lines] == [f.name for f in result.fabrics]
     for t, f in zip(lines, result.fabrics, strict=True):
@@ -315,8 +319,8 @@ def test_cumulative_cost_marks_crossings_exactly_when_curves_cross():
     fams = {"a": "roce", "b": "infiniband", "c": "tcp"}
     crossing = [("a", "b", m, c) for m, c in crossovers(months, cheap_start, dear_start)]
     assert crossing == [("a", "b", 12.0, 220.0)]
-    fig = charts.cumulative_cost(months, {"a": cheap_start, "b": dear_start}, crossing, names, fams, LABELS,
-                                 money, 2.0)
+    fig = cumulative_cost(months, {"a": cheap_start, "b": dear_start}, crossing, names, fams, LABELS,
+                          money, 2.0)
     (mark,) = [t for t in fig.data if t.name == "Crossover"]
     assert list(mark.x) == [12.0] and list(mark.y) == [440.0]
     assert money(440.0) in mark.hovertext[0]
@@ -324,7 +328,7 @@ def test_cumulative_cost_marks_crossings_exactly_when_curves_cross():
 
     none = [("a", "c", m, c) for m, c in crossovers(months, cheap_start, parallel)]
     assert none == []
-    fig = charts.cumulative_cost(months, {"a": cheap_start, "c": parallel}, none, names, fams, LABELS, money, 2.0)
+    fig = cumulative_cost(months, {"a": cheap_start, "c": parallel}, none, names, fams, LABELS, money, 2.0)
     assert [t.name for t in fig.data] == ["A", "C"]
     assert not fig.layout.annotations
 
@@ -333,7 +337,7 @@ def test_savings_waterfall_walks_from_baseline_to_fabric(result):
     base = result.fabric(result.baseline)
     k = len(CATEGORIES)
     for fab in result.fabrics:
-        fig = charts.savings_waterfall(base.breakdown, fab.breakdown, base.name, fab.name, LABELS, money, FX)
+        fig = savings_waterfall(base.breakdown, fab.breakdown, base.name, fab.name, LABELS, money, FX)
         (wf,) = fig.data
         assert isinstance(wf, go.Waterfall)
         assert list(wf.measure) == ["absolute", *["relative"] * k, "total"]
@@ -356,7 +360,7 @@ def test_savings_waterfall_walks_from_baseline_to_fabric(result):
 def test_scale_chart_is_log_light_and_true_to_the_sweep(result, names, families, swept):
     be = break_evens(swept, result.baseline)
     regions = [(None, 8, "RoCE"), (8, 32, "InfiniBand preferred"), (32, math.inf, "InfiniBand only")]
-    fig = charts.scale_chart(swept, "tco_total", result.baseline, names, families, LABELS, money, FX, be, regions)
+    fig = scale_chart(swept, "tco_total", result.baseline, names, families, LABELS, money, FX, be, regions)
     assert fig.layout.xaxis.type == "log"
     assert fig.layout.xaxis.range == pytest.approx((math.log10(2), math.log10(16384)))
     fab_traces = fig.data[:-1] if be else fig.data
@@ -386,7 +390,7 @@ def test_scale_chart_is_log_light_and_true_to_the_sweep(result, names, families,
 def test_scale_chart_decimates_dense_sweeps_but_keeps_break_evens(result, names, families, dense):
     be = break_evens(dense, result.baseline)
     assert be  # the preset has break-evens
-    fig = charts.scale_chart(dense, "cost_per_run", result.baseline, names, families, LABELS, money, FX, be)
+    fig = scale_chart(dense, "cost_per_run", result.baseline, names, families, LABELS, money, FX, be)
     wide = dense.pivot(index="nodes", columns="fabric", values="cost_per_run")
     all_x = wide.index.to_numpy()
     fab_traces = [t for t in fig.data if t.name != "Break-even"]
@@ -412,7 +416,7 @@ def test_delta_curve_chart_marks_roots_and_current_value(result, swept, scenario
     d = rows["delta_vs_baseline"].to_numpy()
     roots = [m for m, _ in crossovers(x, d, np.zeros_like(d))]
     current = float(scenario.cluster.nodes)
-    fig = charts.delta_curve_chart(x, d, roots, current, LABELS, money, FX, "Nodes", log_x=True)
+    fig = delta_curve_chart(x, d, roots, current, LABELS, money, FX, "Nodes", log_x=True)
     names_ = [t.name for t in fig.data]
     assert names_ == ["delta_curve", "root", "current"] if roots else ["delta_curve", "current"]
     curve = fig.data[0]
@@ -427,13 +431,13 @@ def test_delta_curve_chart_marks_roots_and_current_value(result, swept, scenario
     zero = [s for s in fig.layout.shapes if s.y0 == 0 and s.y1 == 0]
     assert len(zero) == 1
     # No roots, no current value: just the curve.
-    fig = charts.delta_curve_chart(x, d, [], None, LABELS, money, FX, "Nodes")
+    fig = delta_curve_chart(x, d, [], None, LABELS, money, FX, "Nodes")
     assert [t.name for t in fig.data] == ["delta_curve"]
 
 
 def test_delta_curve_chart_is_decimated():
     x = np.linspace(0, 1, 20_000)
-    fig = charts.delta_curve_chart(x, x - 0.3, [0.3], 0.5, LABELS, money, 1.0, "share")
+    fig = delta_curve_chart(x, x - 0.3, [0.3], 0.5, LABELS, money, 1.0, "share")
     assert len(fig.data[0].x) <= 600
     assert np.any(np.abs(np.array(fig.data[0].x) - 0.3) < 1e-4)
 
@@ -441,7 +445,7 @@ def test_delta_curve_chart_is_decimated():
 @pytest.mark.parametrize("top", [5, 12, 1000])
 def test_tornado_chart_bars_around_base_delta(tornado_df, top):
     labels = LABELS | {"pue": "PUE", "nic_price": "NIC price"}
-    fig = charts.tornado_chart(tornado_df, labels, money, FX, top=top)
+    fig = tornado_chart(tornado_df, labels, money, FX, top=top)
     n = min(top, len(tornado_df))
     assert [t.name for t in fig.data] == ["input_low", "input_high"]
     rows = tornado_df.sort_values("swing", ascending=False).head(n)
@@ -464,7 +468,7 @@ def test_tornado_chart_bars_around_base_delta(tornado_df, top):
 
 def test_mc_histogram_shares_and_percentiles(mc, names, families):
     summary = mc.summary()
-    fig = charts.mc_histogram(mc.tco, mc.fabric_ids, names, families, summary, LABELS, money, FX)
+    fig = mc_histogram(mc.tco, mc.fabric_ids, names, families, summary, LABELS, money, FX)
     ids = list(mc.fabric_ids)
     assert len(fig.data) == 2 * len(ids)
     assert [t.name for t in fig.data[: len(ids)]] == [names[f] for f in ids]
@@ -486,7 +490,8 @@ def test_mc_histogram_shares_and_percentiles(mc, names, families):
 
 def test_charts_and_timeline_stay_clear_of_streamlit(root):
     code = ("import sys, costmodel.analysis.timeline; bad = [m for m in sys.modules if m.split('.')[0] in "
-            "('streamlit', 'plotly')]; import webui.charts; "
+            "('streamlit', 'plotly')]; import webui.charts.costs, webui.charts.scale, webui.charts.risk, "
+            "webui.charts.bandwidth; "
             "print(bad, 'streamlit' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[] False"
@@ -495,5 +500,5 @@ def test_charts_and_timeline_stay_clear_of_streamlit(root):
 def test_chart_helpers_doctests():
     import doctest
 
-    res = doctest.testmod(charts, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    res = doctest.testmod(base, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert res.attempted > 0 and res.failed == 0

@@ -17,8 +17,8 @@ from costmodel.catalog.currency import reference_rate
 from costmodel.scenario import locale_defaults
 from costmodel.scenario.presets import load_preset
 from store import accounts
-from webui.i18n import Translator, catalog
-from webui.session import DEFAULT_PRESET
+from webui.i18n.translator import Translator, catalog
+from webui.session.state import DEFAULT_PRESET
 
 CN_BOOK = locale_defaults.defaults("zh").price_book
 CN_POWER = locale_defaults.defaults("zh").money["facility.electricity_price_per_kwh"].typical

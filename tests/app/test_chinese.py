@@ -14,7 +14,7 @@ from apptest_helpers import open_page, open_tab, plotly_specs
 from zh_words import latin_words
 
 from costmodel.catalog.loader import load_catalog
-from webui import lazy_tabs
+from webui.panels import lazy_tabs
 
 PAGES = ["cluster", "compare", "scale", "risk", "assumptions", "method", "report", "scenarios"]
 WIDGETS = ("selectbox", "multiselect", "radio", "segmented_control", "number_input", "text_input", "toggle",

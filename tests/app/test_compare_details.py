@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from apptest_helpers import open_details, open_page
 
-from webui import details
-from webui.i18n import Translator
+from webui.i18n.translator import Translator
+from webui.panels import details
 
 OTHER_TITLES = {"bom": "bom.title", "rent": "rent.title", "fincarbon": "fincarbon.title",
                 "specs": "compare.specs", "reliability": "reliability.title"}

@@ -15,9 +15,9 @@ import costmodel
 from costmodel.analysis.timeline import cumulative
 from costmodel.catalog import formatting
 from costmodel.catalog.loader import load_catalog
-from webui import kpi_cards
-from webui.durations import months_text
-from webui.i18n import Translator, catalog
+from webui.i18n.durations import months_text
+from webui.i18n.translator import Translator, catalog
+from webui.panels import kpi_cards
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import compare_screenshots as shots
@@ -28,7 +28,7 @@ def _open(n: int, lang: str = "en"):
 
 
 def _scenario(n: int):
-    from webui import share
+    from webui.session import share
 
     return share.decode(shots.PRESET, shots.scenario_token(n))
 

@@ -10,9 +10,9 @@ import pytest
 from apptest_helpers import open_page
 
 import costmodel
-from webui import share
-from webui.durations import duration_text
-from webui.i18n import Translator
+from webui.i18n.durations import duration_text
+from webui.i18n.translator import Translator
+from webui.session import share
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import compare_screenshots as shots

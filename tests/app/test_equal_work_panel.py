@@ -6,8 +6,8 @@ import pytest
 from apptest_helpers import open_page
 
 import costmodel
-from webui import session
-from webui.i18n import Translator
+from webui.i18n.translator import Translator
+from webui.session import state as session
 
 PRESET = "seed-intro-32xA100"
 

@@ -9,7 +9,7 @@ from zh_words import latin_words
 
 import costmodel
 from costmodel.catalog.loader import load_catalog
-from webui import share
+from webui.session import share
 
 CAT = load_catalog()
 FABRICS = ["roce-400", "roce-ar-400", "roce-ar-800", "ib-ndr-400"]

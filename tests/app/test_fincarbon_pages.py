@@ -9,8 +9,9 @@ import pytest
 from apptest_helpers import open_details, open_page, open_tab, plotly_specs
 
 import costmodel
-from webui import lazy_tabs, share
-from webui.i18n import Translator
+from webui.i18n.translator import Translator
+from webui.panels import lazy_tabs
+from webui.session import share
 
 PRESET = "seed-intro-32xA100"
 

@@ -15,9 +15,9 @@ import costmodel
 from costmodel.scenario import formats
 from costmodel.scenario.schema import FABRIC_OVERRIDE_BOUNDS, GPU_PRICE_BOUNDS
 from store import documents
-from webui import share
-from webui.i18n import catalog
-from webui.money import Money, default_rate
+from webui.i18n.money import Money, default_rate
+from webui.i18n.translator import catalog
+from webui.session import share
 
 V2 = Path(__file__).resolve().parents[1] / "data" / "formats" / "v2"
 MANIFEST = json.loads((V2 / "manifest.json").read_text(encoding="utf-8"))

@@ -19,10 +19,10 @@ import costmodel
 from costmodel.scenario import formats
 from costmodel.scenario.schema import Workload
 from store import documents
-from webui import share
-from webui.i18n import catalog
-from webui.money import Money, default_rate
-from webui.text import md_escape
+from webui.i18n.money import Money, default_rate
+from webui.i18n.text import md_escape
+from webui.i18n.translator import catalog
+from webui.session import share
 
 PIPELINED = ["case3-96-microbatches", "intro-pipeline-4-stages"]
 
@@ -176,7 +176,7 @@ def test_editing_the_opened_scenario_ends_the_notice():
     link = _link("seed-intro-32xA100")
     at = open_page("compare", p=link["p"], s=link["s"])
     assert len(_notices(at)) == 1
-    from webui import session
+    from webui.session import state as session
 
     edited = at.session_state["scenario"].model_copy(update={"name": "edited"})
     at.session_state[session.KEY_SCENARIO] = edited
@@ -189,7 +189,7 @@ def test_editing_the_opened_scenario_ends_the_notice():
 
 def test_a_format_3_read_only_link_says_which_figures_were_recomputed(tmp_path):
     """The ``?t=`` link of a version saved by format 3 (rows copied from the v3 store into the app's):
-    its saved figures are compared, so the notice names them (webui/recomputed.py), not the format."""
+    its saved figures are compared, so the notice names them (webui/session/recomputed.py), not the format."""
     import sqlalchemy as sa
     from format_fixtures import V3, restore_store
 

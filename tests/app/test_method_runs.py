@@ -5,7 +5,7 @@ from __future__ import annotations
 from apptest_helpers import open_page
 
 from costmodel.evidence import runs
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 
 def test_the_runs_table_shows_every_run_with_its_verdict_in_both_languages():

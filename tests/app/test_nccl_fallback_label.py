@@ -5,7 +5,7 @@ from __future__ import annotations
 from apptest_helpers import open_page
 
 from costmodel.catalog.loader import load_catalog
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 
 def _captions(at) -> list[str]:

@@ -19,8 +19,8 @@ from costmodel.scenario import formats
 from costmodel.scenario.price_books import quote_only
 from store import accounts, documents
 from store.tables import scenario_versions, scenarios, share_tokens
-from webui.i18n import catalog
-from webui.money import Money, default_rate
+from webui.i18n.money import Money, default_rate
+from webui.i18n.translator import catalog
 
 USERS = Path(os.environ["FABRIC_TCO_USERS"])
 PASSWORD = "correct horse battery"
@@ -158,7 +158,7 @@ def test_a_version_whose_figures_changed_says_so_on_load_and_on_its_read_only_li
 
 
 def test_a_fresh_visit_follows_todays_preset_and_a_preset_only_link_keeps_its_own(monkeypatch):
-    from webui import share
+    from webui.session import share
 
     frozen = share.preset_scenario("seed-intro-32xA100")
     changed = frozen.model_copy(update={"name": "intro, edited later",

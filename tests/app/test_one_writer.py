@@ -1,4 +1,4 @@
-"""One writer of the scenario: ``webui.session`` alone puts the scenario (and its preset) into the
+"""One writer of the scenario: ``webui.session.state`` alone puts the scenario (and its preset) into the
 session; widgets never hold a second copy that has to be popped or re-synced — their keys carry
 the scenario's revision, so a preset or a load shows its values in fresh widgets."""
 
@@ -11,10 +11,10 @@ import pytest
 from apptest_helpers import go, keyed, open_page
 
 import costmodel
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 ROOT = Path(__file__).resolve().parents[2]
-UI = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")), *sorted((ROOT / "webui").glob("*.py"))]
+UI = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")), *sorted((ROOT / "webui").rglob("*.py"))]
 SCENARIO_KEYS = {"session.KEY_SCENARIO", "session.KEY_PRESET", "session.KEY_REVISION", "KEY_SCENARIO", "KEY_PRESET",
                  "KEY_REVISION", "'scenario'", "'preset'", "'scenario_rev'"}
 
@@ -43,14 +43,14 @@ def state_writes(path: Path) -> list[tuple[int, str]]:
 
 def test_only_the_session_module_writes_the_scenario_or_its_preset():
     writers = {p.relative_to(ROOT).as_posix(): [k for _, k in state_writes(p) if k in SCENARIO_KEYS] for p in UI}
-    assert {p: k for p, k in writers.items() if k} == {"webui/session.py": writers["webui/session.py"]}
-    assert writers["webui/session.py"]  # the scan sees the writes that do exist
+    assert {p: k for p, k in writers.items() if k} == {"webui/session/state.py": writers["webui/session/state.py"]}
+    assert writers["webui/session/state.py"]  # the scan sees the writes that do exist
 
 
 def test_no_widget_state_is_popped_or_re_synced():
     """Scenario widgets, the preset box and the Assumptions tables are never written: a new
     revision gives them new keys instead (only the refusal message is state of widgets.py)."""
-    assert [k for _, k in state_writes(ROOT / "webui" / "widgets.py")] == ["KEY_ERRORS", "KEY_ERRORS"]
+    assert [k for _, k in state_writes(ROOT / "webui" / "inputs" / "widgets.py")] == ["KEY_ERRORS", "KEY_ERRORS"]
     assert not [k for _, k in state_writes(ROOT / "app.py") if "preset" in k]
     for path in UI:
         text = path.read_text(encoding="utf-8")

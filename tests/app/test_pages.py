@@ -13,9 +13,10 @@ from apptest_helpers import PAGES, go, keyed, open_page, open_tab, plotly_specs
 import costmodel
 from costmodel.catalog import formatting
 from costmodel.catalog.loader import FabricPrices
-from webui import lazy_tabs, share
-from webui.i18n import catalog
-from webui.money import Money, default_rate
+from webui.i18n.money import Money, default_rate
+from webui.i18n.translator import catalog
+from webui.panels import lazy_tabs
+from webui.session import share
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -156,7 +157,7 @@ def test_a_link_cannot_inject_markdown_into_the_warning():
 
 def test_every_translation_key_used_by_the_pages_exists_in_both_languages():
     used = set()
-    for path in [*ROOT.glob("app_pages/*.py"), ROOT / "app.py", *ROOT.glob("webui/*.py")]:
+    for path in [*ROOT.glob("app_pages/*.py"), ROOT / "app.py", *ROOT.glob("webui/**/*.py")]:
         used |= set(re.findall(r"""\bt\(\s*["']([a-z_]+\.[a-z0-9_.]+)["']""", path.read_text(encoding="utf-8")))
     en, zh = catalog("en"), catalog("zh")
     assert used, "no keys found"

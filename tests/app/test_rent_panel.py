@@ -11,9 +11,9 @@ import costmodel
 from costmodel.analysis import rent
 from costmodel.catalog.currency import reference_rate
 from costmodel.catalog.loader import load_catalog
-from webui.i18n import Translator, fmt_number
-from webui.labels import fabric_names
-from webui.money import Money
+from webui.i18n.labels import fabric_names
+from webui.i18n.money import Money
+from webui.i18n.translator import Translator, fmt_number
 
 PRESET = "seed-case3-128xH100"
 

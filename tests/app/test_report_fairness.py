@@ -9,8 +9,9 @@ import pytest
 from apptest_helpers import open_page
 from held_printer import HeldPrinter
 
-from webui import pdf_service, storage
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
+from webui.reports import pdf_service
+from webui.session import storage
 
 ADDRESS = "203.0.113.66"
 

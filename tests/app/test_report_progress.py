@@ -8,8 +8,8 @@ import time
 
 from apptest_helpers import open_page
 
-from webui import pdf_service
-from webui.i18n import Translator
+from webui.i18n.translator import Translator
+from webui.reports import pdf_service
 
 
 def _progress_texts(at) -> list[str]:

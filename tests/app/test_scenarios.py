@@ -14,8 +14,8 @@ import costmodel
 import store
 import store.policy
 from store import accounts
-from webui import lazy_tabs
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
+from webui.panels import lazy_tabs
 
 USERS = Path(os.environ["FABRIC_TCO_USERS"])
 PASSWORD = "correct horse battery"
@@ -247,7 +247,7 @@ def test_signing_out_forgets_the_book_links_and_identity(db):
 
 
 def test_the_url_and_share_link_never_carry_the_book(db):
-    from webui import share
+    from webui.session import share
 
     at = _sign_in(open_page("scenarios"), "alice")
     go(at, "price_books")
@@ -335,7 +335,7 @@ def test_a_read_only_link_shows_the_quotes_totals_but_never_its_item_prices(db):
     bar, in the sidebar link and in the exported file."""
     from costmodel.catalog.loader import load_catalog
     from costmodel.scenario import price_books
-    from webui import share
+    from webui.session import share
 
     sales = _sign_in(open_page("scenarios"), "alice")
     go(sales, "price_books")

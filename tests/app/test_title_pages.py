@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from apptest_helpers import go, keyed, open_page
 
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 PRESET = "seed-intro-32xA100"
 

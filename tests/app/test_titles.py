@@ -6,9 +6,9 @@ from __future__ import annotations
 import costmodel
 from costmodel.scenario import titles as model_titles
 from costmodel.scenario.changes import with_change
-from webui import share
-from webui.i18n import Translator
-from webui.titles import file_stem, scenario_title
+from webui.i18n.translator import Translator
+from webui.session import share
+from webui.session.titles import file_stem, scenario_title
 
 PRESET = "seed-intro-32xA100"
 ZH, EN = Translator("zh"), Translator("en")

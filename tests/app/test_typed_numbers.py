@@ -10,8 +10,9 @@ import pytest
 from apptest_helpers import go, keyed, open_page, open_tab
 from streamlit.proto.NumberInput_pb2 import NumberInput
 
-from webui import lazy_tabs, widgets
-from webui.i18n import Translator, catalog
+from webui.i18n.translator import Translator, catalog
+from webui.inputs import widgets
+from webui.panels import lazy_tabs
 
 ZH = Translator("zh")
 FLOAT = NumberInput.DataType.FLOAT  # the browser reads the box with parseFloat

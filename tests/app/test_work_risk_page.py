@@ -9,8 +9,9 @@ import pytest
 from apptest_helpers import open_page, open_tab, plotly_specs
 
 import costmodel
-from webui import lazy_tabs, share
-from webui.i18n import Translator
+from webui.i18n.translator import Translator
+from webui.panels import lazy_tabs
+from webui.session import share
 
 SIZED = "seed-case2-24xA100"  # every fabric can deliver the plan
 UNSIZED = "seed-intro-32xA100"  # TCP and iWARP cannot: no cluster up to the search's limit does

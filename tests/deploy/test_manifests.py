@@ -617,7 +617,7 @@ def test_nginx_passes_the_public_origin_the_replicas_check_websockets_against():
     unless FABRIC_TCO_ORIGINS lists others: nginx must pass the browser's Host with its port, the
     scheme the browser used (a TLS terminator's X-Forwarded-Proto, else nginx's own) and the
     browser's Origin untouched."""
-    from webui import origin_guard
+    from webui.session import origin_guard
 
     conf = (DEPLOY / "nginx.conf").read_text(encoding="utf-8")
     assert re.search(r"^\s*proxy_set_header Host \$fabric_host;", conf, re.M)
@@ -635,7 +635,7 @@ def test_nginx_passes_the_public_origin_the_replicas_check_websockets_against():
 
 
 def test_k8s_replicas_accept_exactly_the_ingress_public_origin():
-    from webui import origin_guard
+    from webui.session import origin_guard
 
     value = _env(_container(), origin_guard.ENV_ORIGINS)
     origins = origin_guard.configured({origin_guard.ENV_ORIGINS: value})

@@ -12,8 +12,8 @@ import pytest
 from browser_helpers import ROOT, AppServer
 
 import costmodel
-from webui.i18n import Translator
-from webui.money import Money, default_rate
+from webui.i18n.money import Money, default_rate
+from webui.i18n.translator import Translator
 
 sys.path.append(str(ROOT / "bench"))
 from st_client import Session

@@ -9,7 +9,7 @@ import re
 import pytest
 from browser_helpers import ROOT, AppServer, open_page, settle, tco_values, wait_for
 
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 SIDEBAR = '[data-testid="stSidebar"]'
 EXCEPTION = '[data-testid="stException"]'

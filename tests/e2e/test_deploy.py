@@ -258,9 +258,9 @@ def test_internal_endpoints_are_closed_at_nginx_and_the_ones_the_page_needs_open
 
 
 def test_a_share_link_of_the_largest_allowed_size_passes_nginx(stack):
-    """A share link may carry webui.share.MAX_TOKEN_CHARS characters of scenario: nginx's default 8 KiB
+    """A share link may carry webui.session.share.MAX_TOKEN_CHARS characters of scenario: nginx's default 8 KiB
     request-line buffer would answer 414 before the app could open it."""
-    from webui.share import MAX_TOKEN_CHARS
+    from webui.session.share import MAX_TOKEN_CHARS
 
     path = "/?p=seed-intro-32xA100&lang=zh&cur=CNY&fx=7.1&s=" + "A" * MAX_TOKEN_CHARS
     assert _status(stack.nginx.port, path) == 200

@@ -13,7 +13,7 @@ import re
 import pytest
 from browser_helpers import AppServer, open_page, require_browser, settle
 
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 ZH = catalog("zh")
 

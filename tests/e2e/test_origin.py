@@ -23,7 +23,7 @@ from websockets.exceptions import InvalidStatus
 
 import store
 from store import accounts, sessions
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 sys.path.append(str(ROOT / "bench"))
 from st_client import Session

@@ -18,8 +18,8 @@ from pypdf import PdfReader
 
 import costmodel
 from costmodel.catalog.loader import load_catalog
-from webui.i18n import Translator
-from webui.money import Money
+from webui.i18n.money import Money
+from webui.i18n.translator import Translator
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 

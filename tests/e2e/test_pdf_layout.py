@@ -16,7 +16,7 @@ from pypdf import PdfReader
 import costmodel
 from costmodel.catalog.loader import load_catalog
 from costmodel.scenario.changes import with_change
-from webui.money import Money
+from webui.i18n.money import Money
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 LOOK_ALIKES = re.compile("[\u2e80-\u2fdf\u31c0-\u31ef\ufb00-\ufb06]")  # radicals, strokes, Latin ligatures

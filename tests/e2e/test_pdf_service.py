@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from browser_helpers import require_browser
 
-from webui import pdf_service
+from webui.reports import pdf_service
 
 PAGE = "<html><head><meta charset='utf-8'><title>t</title></head><body><h1>{}</h1></body></html>"
 

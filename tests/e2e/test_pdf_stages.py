@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from browser_helpers import require_browser
 
-from webui import pdf_service
+from webui.reports import pdf_service
 
 PAGE = "<html><head><meta charset='utf-8'><title>t</title></head><body><h1>stages</h1></body></html>"
 

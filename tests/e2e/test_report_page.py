@@ -12,9 +12,9 @@ from browser_helpers import TIMEOUT_MS, AppServer, open_page, require_browser, s
 from pypdf import PdfReader
 
 import costmodel
-from webui import share
-from webui.i18n import Translator
-from webui.titles import file_stem, scenario_title
+from webui.i18n.translator import Translator
+from webui.session import share
+from webui.session.titles import file_stem, scenario_title
 
 
 @pytest.fixture(scope="module")

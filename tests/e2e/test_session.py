@@ -13,7 +13,7 @@ from browser_helpers import AppServer, open_page, require_browser, settle, sign_
 from playwright.sync_api import Error as PlaywrightError
 
 from store import accounts
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 PASSWORD = "correct horse battery"
 EXCEPTION = '[data-testid="stException"]'

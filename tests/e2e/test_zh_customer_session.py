@@ -20,8 +20,8 @@ from browser_helpers import TIMEOUT_MS, AppServer, open_page, require_browser, s
 from zh_words import CITED, latin_words
 
 from costmodel.catalog.loader import load_catalog
-from webui import labels
-from webui.i18n import Translator, catalog
+from webui.i18n import labels
+from webui.i18n.translator import Translator, catalog
 
 ZH = catalog("zh")
 TITLE = "64 × H100 · 500 亿参数 · 训练"

@@ -1,5 +1,5 @@
 """Sign-in timing: a wrong password for an existing name and for an unknown name cost the same,
-through the function the Scenarios page calls (``webui.storage.sign_in``); a hash of older argon2
+through the function the Scenarios page calls (``webui.session.storage.sign_in``); a hash of older argon2
 parameters (which would cost differently) is replaced at the next successful sign-in."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from argon2 import PasswordHasher
 
 import store.policy
 from store import accounts
-from webui import storage
+from webui.session import storage
 
 USERS = Path(os.environ["FABRIC_TCO_USERS"])
 SAMPLES = 30

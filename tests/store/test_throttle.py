@@ -23,7 +23,8 @@ def _keys(name: str, client: str):
 
 
 def _attempt(db: store.Store, name: str, client: str, ok: bool, now: float) -> float:
-    """One sign-in attempt as webui.storage.sign_in makes it; returns the wait (0 = the password was checked)."""
+    """One sign-in attempt as webui.session.storage.sign_in makes it; returns the wait (0 = the password was
+    checked)."""
     keys, clear = _keys(name, client)
     wait, ids = db.begin_login(keys, now=now)
     if wait == 0:

@@ -19,7 +19,7 @@ from costmodel.pipeline.stages.batch import broadcast_inputs
 from costmodel.scenario.changes import with_change
 from costmodel.scenario.schema import Scenario
 from store import documents
-from webui import share
+from webui.session import share
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nccl"
 

@@ -20,8 +20,9 @@ from costmodel.pipeline.inputs import build
 from costmodel.scenario.changes import with_change
 from costmodel.scenario.schema import Scenario
 from store import documents
-from webui import labels, share
-from webui.i18n import Translator
+from webui.i18n import labels
+from webui.i18n.translator import Translator
+from webui.session import share
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "nccl"
 #: alltoall_perf, 4 × H20-3e on 2 VMs over RoCE, NCCL 2.26.5: https://github.com/NVIDIA/nccl-tests/issues/321

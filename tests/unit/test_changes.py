@@ -90,5 +90,5 @@ def test_the_rule_lives_in_the_model_and_needs_no_streamlit(root):
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'webui')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-    widgets = (root / "webui" / "widgets.py").read_text(encoding="utf-8")
+    widgets = (root / "webui" / "inputs" / "widgets.py").read_text(encoding="utf-8")
     assert "def _repair" not in widgets and "instalment_months" not in widgets  # no second copy of the rule

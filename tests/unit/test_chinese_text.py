@@ -14,10 +14,10 @@ from costmodel.errors import ScenarioError
 from costmodel.evidence.claims import WHY_EN, check_all, explanation_text
 from store.documents import import_price_book, import_scenario
 from store.errors import ImportRejected
-from webui import labels
-from webui.charts import money_ticks
-from webui.i18n import Translator, catalog
-from webui.money import Money
+from webui.charts.base import money_ticks
+from webui.i18n import labels
+from webui.i18n.money import Money
+from webui.i18n.translator import Translator, catalog
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 ZH, EN = Translator("zh"), Translator("en")
@@ -163,7 +163,7 @@ def test_a_price_book_refusal_names_the_item_and_the_discount():
 
 
 def test_link_and_store_messages_read_in_chinese():
-    from webui import share
+    from webui.session import share
 
     with pytest.raises(share.LinkError) as info:
         share.decode("seed-intro-32xA100", "not-a-token!")
@@ -177,7 +177,7 @@ def test_link_and_store_messages_read_in_chinese():
         bad = json.dumps({"cluster": {"nodes": 0}}).encode()
         share.decode("blank", base64.urlsafe_b64encode(zlib.compress(bad)).decode().rstrip("="))
     assert token and labels.error_text(ZH, info.value).startswith("链接中的方案无效：节点数（GPU 服务器）：")
-    # the share link the store refuses (webui.session keeps the store's coded error, or one of its own)
+    # the share link the store refuses (webui.session.state keeps the store's coded error, or one of its own)
     assert labels.error_text(ZH, share.LinkError("this link is not valid", "link_not_valid")) == "此链接无效"
     with pytest.raises(ImportRejected) as empty:
         import_scenario(b"  ")
@@ -187,7 +187,7 @@ def test_link_and_store_messages_read_in_chinese():
 # ---------------------------------------------------------------------------- one term each
 
 
-LOCALES = Path(__file__).resolve().parents[2] / "webui" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "webui" / "i18n" / "locales"
 #: The Chinese term used everywhere, and the other translations it replaces.
 TERMS = {"价格表": ("价格簿",), "方案": ("场景",)}
 
@@ -213,8 +213,9 @@ def test_every_chinese_locale_file_uses_one_term_for_price_book_and_scenario():
 
 def test_format_version_refusals_read_in_chinese():
     from costmodel.scenario import formats
-    from webui import labels, share
-    from webui.i18n import Translator
+    from webui.i18n import labels
+    from webui.i18n.translator import Translator
+    from webui.session import share
 
     zh = Translator("zh")
     with pytest.raises(share.LinkError) as link:

@@ -13,10 +13,12 @@ import pytest
 import costmodel
 from costmodel.analysis.slowdown import slower_with_more_nodes
 from costmodel.pipeline.recommend import fixed_cluster_pick
-from webui import compare_notes, labels, share
-from webui.durations import DAYS_PER_YEAR, DAYS_UP_TO, MONTHS_BELOW_YEARS, duration_text, months_text
-from webui.i18n import Translator
-from webui.money import Money
+from webui.i18n import labels
+from webui.i18n.durations import DAYS_PER_YEAR, DAYS_UP_TO, MONTHS_BELOW_YEARS, duration_text, months_text
+from webui.i18n.money import Money
+from webui.i18n.translator import Translator
+from webui.sections import compare_notes
+from webui.session import share
 
 EN, ZH = Translator("en"), Translator("zh")
 
@@ -108,7 +110,7 @@ def test_the_slowdown_is_said_with_its_numbers(res, t, words):
 
 
 def test_the_pdf_says_durations_in_words_and_both_answers():
-    from webui.report_pdf import report_html
+    from webui.reports.html import report_html
 
     doc = html.unescape(report_html(_h100_64(["tcp-100", "roce-400", "ib-ndr-400", "iwarp-100", "roce-ar-800"]),
                                     lang="zh", currency="CNY", rate=7.1))

@@ -140,8 +140,8 @@ def test_the_workbook_has_the_equal_work_sheet_with_the_models_figures(tmp_path,
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_report_leads_with_the_equal_work_table(lang):
-    from webui.i18n import Translator
-    from webui.report_pdf import report_html
+    from webui.i18n.translator import Translator
+    from webui.reports.html import report_html
 
     s = costmodel.load_preset("seed-intro-32xA100")
     ew = costmodel.evaluate(s).equal_work

@@ -11,8 +11,8 @@ import pytest
 from costmodel.scenario import encodings
 from store import ImportRejected
 from store.documents import import_price_book, import_scenario
-from webui import labels
-from webui.i18n import Translator
+from webui.i18n import labels
+from webui.i18n.translator import Translator
 
 NAME = "华东集群（64 节点）·训练—报价“终版”"
 DOC = json.dumps({"name": NAME, "cluster": {"nodes": 64}}, ensure_ascii=False, indent=2)

@@ -16,7 +16,7 @@ from costmodel.scenario import formats, presets
 from costmodel.scenario.price_books import quote_only
 from store import documents
 from store.errors import ImportRejected
-from webui import share
+from webui.session import share
 
 EXPORTS = MANIFEST["exports"]
 _figures = figures
@@ -217,9 +217,9 @@ def test_changes_reports_figures_that_moved_by_more_than_a_tenth_of_a_percent():
 
 
 def test_the_notice_names_the_fabric_and_both_amounts_in_each_language():
-    from webui.i18n import Translator
-    from webui.money import Money
-    from webui.recomputed import lines
+    from webui.i18n.money import Money
+    from webui.i18n.translator import Translator
+    from webui.session.recomputed import lines
 
     change = [formats.Change("roce-200", "tco_total", 3_174_510.0, 3_300_000.0),
               formats.Change("roce-200", "run_days", 2.156, 2.5)]

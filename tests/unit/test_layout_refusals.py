@@ -8,7 +8,7 @@ import pytest
 import costmodel
 from costmodel.errors import ScenarioError
 from costmodel.scenario.validation import validate_scenario
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 
 def _doc(**workload) -> dict:

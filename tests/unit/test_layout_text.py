@@ -11,8 +11,8 @@ from costmodel.exports import layout_text
 from costmodel.exports import training_sheet as export_training
 from costmodel.exports.workbook import labels as export_labels
 from costmodel.scenario.changes import with_change
-from webui import layouts
-from webui.i18n import Translator
+from webui.i18n import layouts
+from webui.i18n.translator import Translator
 
 LAYOUTS = [
     dict(layout_tp=8, layout_pp=4, layout_dp=16, layout_vp=1, layout_zero=1, layout_micro_seqs=1,

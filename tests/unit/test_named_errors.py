@@ -20,8 +20,9 @@ from costmodel.errors import ChoiceError, CodedError, FieldError, InputError, Ra
 from costmodel.scenario import formats, validation
 from store.documents import import_scenario
 from store.errors import ImportRejected, NotFound
-from webui import labels, share
-from webui.i18n import Translator
+from webui.i18n import labels
+from webui.i18n.translator import Translator
+from webui.session import share
 
 ZH, EN = Translator("zh"), Translator("en")
 SCENARIO = costmodel.Scenario()

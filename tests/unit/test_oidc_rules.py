@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webui.storage import oidc_allowed
+from webui.session.storage import oidc_allowed
 
 RULES = {"allowed_domains": ["example.com", "@corp.example"], "allowed_emails": ["Partner@Other.org"]}
 

@@ -1,4 +1,4 @@
-"""The exact-origin check (webui/origin_guard.py) on ASGI scopes: scheme, host and port must all
+"""The exact-origin check (webui/session/origin_guard.py) on ASGI scopes: scheme, host and port must all
 match; a configured list replaces the request's own origin; a refused request never reaches the app."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from webui import origin_guard
-from webui.origin_guard import OriginGuard, allowed, configured, normalise
+from webui.session import origin_guard
+from webui.session.origin_guard import OriginGuard, allowed, configured, normalise
 
 
 def _scope(kind: str = "websocket", origin: str | None = "http://127.0.0.1:8651", host: str = "127.0.0.1:8651",

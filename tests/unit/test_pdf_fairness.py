@@ -1,4 +1,4 @@
-"""The PDF queue's fairness (webui/pdf_service.py, pdf_service.yaml): one client address cannot fill
+"""The PDF queue's fairness (webui/reports/pdf_service.py, pdf_service.yaml): one client address cannot fill
 the queue however many sessions it opens, and customers' sessions always leave a slot to signed-in
 sales engineers. The printer is a stand-in that holds each job until released: what is tested is
 who gets a slot, not printing (tests/e2e/test_pdf_service.py prints for real)."""
@@ -10,8 +10,8 @@ import threading
 import pytest
 from held_printer import HeldPrinter
 
-from webui import pdf_service
-from webui.pdf_service import LIMITS, ClientBusyError, PdfService, QueueFullError
+from webui.reports import pdf_service
+from webui.reports.pdf_service import LIMITS, ClientBusyError, PdfService, QueueFullError
 
 
 @pytest.fixture

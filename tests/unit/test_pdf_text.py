@@ -8,7 +8,7 @@ import zlib
 
 from pypdf import PdfReader
 
-from webui import pdf_text
+from webui.reports import pdf_text
 
 # the map Chromium wrote for a Noto Sans CJK subset: 网 as the Kangxi radical, 见 as the radical
 # supplement's form, ﬁ as one character; 络 and A as they are (a bfchar block and a bfrange)

@@ -51,14 +51,14 @@ def test_the_checker_finds_an_import_inside_a_function():
         "from .api import evaluate\n"
         "def cmd_report(args):\n"
         "    if args.pdf:\n"
-        "        from webui.report_pdf import report_pdf\n"
+        "        from webui.reports.html import report_pdf\n"
         "def _title(scenario, args):\n"
         "    from webui import share\n"
         "    import streamlit as st, numpy\n"
         "    importlib.import_module('plotly.io')\n"
         "    from .. import store\n"
     )
-    assert forbidden_imports(old_cli) == [(4, "webui.report_pdf"), (6, "webui"), (7, "streamlit"),
+    assert forbidden_imports(old_cli) == [(4, "webui.reports.html"), (6, "webui"), (7, "streamlit"),
                                           (8, "plotly.io"), (9, "store")]
     assert forbidden_imports("import numpy\nfrom .tco import compute\nfrom pydantic import BaseModel\n") == []
 

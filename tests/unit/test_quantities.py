@@ -30,7 +30,7 @@ from costmodel.scenario import schema
 from costmodel.scenario.presets import list_presets, load_preset
 from costmodel.scenario.schema import DerivedPriceBook, Scenario
 from costmodel.scenario.validation import field_bounds, validate_scenario
-from webui.i18n import catalog
+from webui.i18n.translator import catalog
 
 REG = quantities.registry()
 SECTIONS = {"cluster": schema.Cluster, "workload": schema.Workload, "facility": schema.Facility,
@@ -232,7 +232,7 @@ def _number_calls(root):
 
 
 def test_every_number_widget_is_a_registry_entry_shown_in_its_display_scale(root):
-    from webui import widgets
+    from webui.inputs import widgets
 
     calls = list(_number_calls(root))
     assert len(calls) > 25
@@ -246,8 +246,8 @@ def test_every_number_widget_is_a_registry_entry_shown_in_its_display_scale(root
 
 
 def test_widget_labels_come_from_the_registry():
-    from webui import widgets
-    from webui.i18n import Translator
+    from webui.i18n.translator import Translator
+    from webui.inputs import widgets
 
     t = Translator("zh")
     assert widgets._label(t, "finance.discount_rate", 100.0) == catalog("zh")["wr.pct.finance.discount_rate"]

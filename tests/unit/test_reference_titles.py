@@ -12,8 +12,8 @@ from pydantic import ValidationError
 from zh_words import CITED, latin_words
 
 from costmodel.catalog.loader import Reference, load_catalog
-from webui import labels
-from webui.i18n import Translator
+from webui.i18n import labels
+from webui.i18n.translator import Translator
 
 REFS = load_catalog().references
 #: A figure: digits with optional thousands commas and decimals, then an optional magnitude

@@ -1,4 +1,4 @@
-"""The Compare page's reliability table (webui/reliability_panel.py) and the Risk page's coverage of
+"""The Compare page's reliability table (webui/panels/reliability_panel.py) and the Risk page's coverage of
 the new reliability quantities (tornado and Monte Carlo draw the registry's ranges)."""
 
 from __future__ import annotations
@@ -8,8 +8,9 @@ import pytest
 import costmodel
 from costmodel.physics.reliability import CAUSES
 from costmodel.pipeline.inputs import build
-from webui import labels, reliability_panel
-from webui.i18n import Translator
+from webui.i18n import labels
+from webui.i18n.translator import Translator
+from webui.panels import reliability_panel
 
 RELIABILITY_FIELDS = {"xcvr_fail_per_hour", "aoc_fail_per_hour", "aec_fail_per_hour", "dac_fail_per_hour",
                       "switch_fail_per_hour", "node_hw_share", "init_s_per_gpu", "hang_detect_s",
@@ -60,7 +61,7 @@ def test_the_workbooks_reliability_sheet_holds_each_fabrics_figures():
 
 
 def test_the_pdf_section_lists_each_fabric_with_its_figures():
-    from webui.report_reliability import reliability_section
+    from webui.sections.reliability import reliability_section
 
     res = costmodel.evaluate(costmodel.load_preset("seed-case3-128xH100"))
     seen = {}

@@ -8,9 +8,9 @@ import html
 import pytest
 
 import costmodel
-from webui.i18n import Translator
-from webui.money import Money
-from webui.report_pdf import report_html
+from webui.i18n.money import Money
+from webui.i18n.translator import Translator
+from webui.reports.html import report_html
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

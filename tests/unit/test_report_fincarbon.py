@@ -1,5 +1,5 @@
 """The "After tax and carbon" section of the PDF report and the Compare panel's rows
-(webui/report_fincarbon.py): each fabric's after-tax TCO and NPV beside the pre-tax ones and its
+(webui/sections/fincarbon.py): each fabric's after-tax TCO and NPV beside the pre-tax ones and its
 t CO2e per run, per year and over the horizon, in en and zh, the sources named."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from zh_words import latin_words
 import costmodel
 from costmodel.catalog.formatting import format_number
 from costmodel.scenario.presets import load_preset
-from webui import labels
-from webui.i18n import Translator
-from webui.report_fincarbon import fincarbon_section
-from webui.report_pdf import _table, report_html
+from webui.i18n import labels
+from webui.i18n.translator import Translator
+from webui.reports.html import _table, report_html
+from webui.sections.fincarbon import fincarbon_section
 
 
 def _scenario(region: str):

@@ -12,9 +12,9 @@ import pytest
 import costmodel
 from costmodel.catalog.loader import load_catalog
 from costmodel.scenario.changes import with_change
-from webui.i18n import Translator
-from webui.money import Money
-from webui.report_pdf import CHART_H, FABRICS_PER_TABLE, report_html
+from webui.i18n.money import Money
+from webui.i18n.translator import Translator
+from webui.reports.html import CHART_H, FABRICS_PER_TABLE, report_html
 
 
 def _scenario(fabrics: int) -> costmodel.Scenario:

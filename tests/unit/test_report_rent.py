@@ -1,4 +1,4 @@
-"""The PDF report's "Own vs rent" section (webui/report_rent.py): the tables carry costmodel.analysis.rent's
+"""The PDF report's "Own vs rent" section (webui/sections/rent.py): the tables carry costmodel.analysis.rent's
 figures in en and zh (no stray English in Chinese), the report includes it, and fabric scope or a GPU
 without rental prices says why instead of showing tables."""
 
@@ -12,11 +12,11 @@ from zh_words import latin_words
 
 import costmodel
 from costmodel.analysis import rent
-from webui import labels
-from webui.i18n import Translator
-from webui.money import Money
-from webui.report_pdf import _table, report_html
-from webui.report_rent import rent_section
+from webui.i18n import labels
+from webui.i18n.money import Money
+from webui.i18n.translator import Translator
+from webui.reports.html import _table, report_html
+from webui.sections.rent import rent_section
 
 PRESET = "seed-case3-128xH100"
 

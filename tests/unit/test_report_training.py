@@ -1,4 +1,4 @@
-"""The PDF report's "Training plan and step time" section (webui/report_training.py): the plan, the
+"""The PDF report's "Training plan and step time" section (webui/reports/training.py): the plan, the
 measurement, and per fabric the layout, step time, MFU, HFU and memory of the Result, in en and zh,
 user text escaped. Tests the HTML builder (the PDF is Chromium printing that HTML)."""
 
@@ -12,11 +12,11 @@ from test_export_training import moe_measured
 import costmodel
 from costmodel.catalog.formatting import format_number, format_share
 from costmodel.scenario.changes import with_change
-from webui import labels
-from webui.i18n import Translator
-from webui.layouts import layout_text
-from webui.report_pdf import _table, report_html
-from webui.report_training import training_section
+from webui.i18n import labels
+from webui.i18n.layouts import layout_text
+from webui.i18n.translator import Translator
+from webui.reports.html import _table, report_html
+from webui.reports.training import training_section
 
 CJK = re.compile(r"[\u3400-\u9fff]")
 
@@ -74,8 +74,8 @@ def test_a_dense_plan_without_measurement_says_so_and_the_report_carries_the_sec
 
 def test_the_plan_table_names_the_gpu_first():
     """The PDF's input table names the GPU (its catalog name), before the nodes and the model."""
-    from webui.i18n import Translator
-    from webui.report_training import plan_rows
+    from webui.i18n.translator import Translator
+    from webui.reports.training import plan_rows
 
     s = with_change(costmodel.load_preset("seed-intro-32xA100"), "cluster.gpu", "h100").scenario
     for lang in ("zh", "en"):

@@ -164,8 +164,8 @@ def test_differences_between_two_results_per_fabric(results):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_one_function_names_fabrics_for_display(lang, results):
-    from webui.i18n import Translator
-    from webui.labels import fabric_names
+    from webui.i18n.labels import fabric_names
+    from webui.i18n.translator import Translator
 
     cat = load_catalog()
     names = formatting.fabric_names(lang)
@@ -176,7 +176,7 @@ def test_one_function_names_fabrics_for_display(lang, results):
 
 
 def test_one_module_holds_the_reference_rates():
-    from webui.money import default_rate
+    from webui.i18n.money import default_rate
 
     fx = load_catalog().fx_per_usd
     for a, b in itertools.product(currency.CURRENCIES, repeat=2):
@@ -210,7 +210,7 @@ DUPLICATED = {
     "f.name_zh": "fabric names (costmodel.catalog.formatting.fabric_names)",
     '["name_zh"]': "fabric names (costmodel.catalog.formatting.fabric_names)",
     "fx_per_usd": "reference rates (costmodel.catalog.currency)",
-    "* money.rate": "currency conversion (webui.money / costmodel.catalog.currency)",
+    "* money.rate": "currency conversion (webui.i18n.money / costmodel.catalog.currency)",
     '"currency" in': "which units are money (costmodel.catalog.currency.is_money_unit)",
 }
 

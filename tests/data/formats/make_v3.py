@@ -26,7 +26,7 @@ from costmodel.scenario import formats
 from costmodel.scenario.schema import DerivedPriceBook
 from store import documents
 from store.repository import open_store
-from webui import share
+from webui.session import share
 
 
 def _edited() -> dict[str, tuple[str, costmodel.Scenario]]:

@@ -1,0 +1,38 @@
+"""The priced bill of materials as table rows, for Compare (:mod:`webui.panels.bom_panel`) and
+the PDF report (:mod:`webui.sections.bom`); no Streamlit here."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from costmodel.money import bom
+from webui.i18n.translator import Translator, fmt_number
+
+
+def rows(fr, t: Translator, money, prices: bool = True) -> list[list[str]]:
+    """The table's rows for one fabric result ``fr``: item, count and — unless ``prices`` is False —
+    unit price and extended price (display currency); items of which the fabric has none are left out."""
+    out = []
+    for key, _, _ in bom.LINES:
+        line = fr.bom_priced[key]
+        if line["count"] == 0 and line["extended"] == 0:
+            continue
+        row = [t(f"bom.item.{key}"), fmt_number(line["count"])]
+        out.append([*row, money(line["unit_price"]), money(line["extended"])] if prices else row)
+    return out
+
+
+def bom_section(t: Translator, res, names: dict[str, str], table: Callable, money, prices: bool) -> str:
+    """The report's "Bill of materials" section: per fabric its items, counts and — unless ``prices``
+    is False (a negotiated quote) — unit and extended prices, and the total (= network capex)."""
+    e = html.escape
+    parts = [f"<h2>{e(t('bom.title'))}</h2><p class='muted'>{e(t('bom.note'))}</p>"]
+    header = [t("bom.col.item"), t("bom.col.count")] + ([t("bom.col.unit_price"), t("bom.col.extended")]
+                                                         if prices else [])
+    for f in res.fabrics:
+        body = rows(f, t, money, prices)
+        total = [t("bom.total"), *([""] * (len(header) - 2)), money(f.network_capex_purchase)]
+        parts.append(f"<p><b>{e(names[f.id])}</b></p>")
+        parts.append(table(header, [*body, total]))
+    return "".join(parts)
