@@ -54,30 +54,30 @@ with left, st.container(border=True):
     widgets.number(t, "cluster.nodes")
     widgets.number(t, "cluster.gpus_per_node", placeholder_value=gpu.default_gpus_per_node.typical)
     widgets.number(t, "cluster.nics_per_node", placeholder_value=gpu.default_nics_per_node.typical)
-    widgets.number(t, "cluster.server_price", placeholder_value=gpu_prices.server_price.typical, digits=0, step=1000)
-    widgets.number(t, "cluster.host_power_kw", placeholder_value=gpu.host_power_kw.typical, digits=2)
-    widgets.number(t, "cluster.host_cpu_cost_share", digits=2)
-    widgets.number(t, "cluster.host_cpu_power_share", digits=2)
-    widgets.number(t, "cluster.oversubscription", digits=1, step=0.5)
+    widgets.number(t, "cluster.server_price", placeholder_value=gpu_prices.server_price.typical)
+    widgets.number(t, "cluster.host_power_kw", placeholder_value=gpu.host_power_kw.typical)
+    widgets.number(t, "cluster.host_cpu_cost_share")
+    widgets.number(t, "cluster.host_cpu_power_share")
+    widgets.number(t, "cluster.oversubscription")
     widgets.toggle(t, "cluster.in_network_reduction")
     widgets.number(t, "cluster.nodes_per_rack")
-    widgets.number(t, "cluster.spare_switch_frac", digits=2, step=0.01)
-    widgets.number(t, "cluster.spare_cable_frac", digits=2, step=0.01)
-    widgets.number(t, "cluster.spare_optic_frac", digits=2, step=0.01)
-    widgets.number(t, "cluster.hot_spare_node_frac", digits=2, step=0.01)  # reliability by fabric
+    widgets.number(t, "cluster.spare_switch_frac")
+    widgets.number(t, "cluster.spare_cable_frac")
+    widgets.number(t, "cluster.spare_optic_frac")
+    widgets.number(t, "cluster.hot_spare_node_frac")  # reliability by fabric
     widgets.toggle(t, "cluster.frontend_network")  # bill of materials
     widgets.toggle(t, "cluster.reuse_existing_switches")
     if scenario.cluster.reuse_existing_switches:
-        widgets.number(t, "cluster.existing_switch_gbps", digits=0, step=100)
+        widgets.number(t, "cluster.existing_switch_gbps")
 
 tp_default = 1 if scenario.workload.parallelism == "fsdp" else (
     scenario.cluster.gpus_per_node or int(gpu.default_gpus_per_node.typical))
 with middle, st.container(border=True):
     st.subheader(t("group.workload"))
-    widgets.number(t, "workload.model_params_b", digits=2)
-    widgets.number(t, "workload.tokens_per_run_b", digits=1)
-    widgets.number(t, "workload.global_batch_tokens_m", digits=2)
-    widgets.number(t, "workload.compute_efficiency", digits=2, step=0.01)
+    widgets.number(t, "workload.model_params_b")
+    widgets.number(t, "workload.tokens_per_run_b")
+    widgets.number(t, "workload.global_batch_tokens_m")
+    widgets.number(t, "workload.compute_efficiency")
     widgets.choice(t, "workload.parallelism", ["dp", "fsdp", "pipeline", "best"])
     searched = scenario.workload.parallelism == "best"
     if searched:
@@ -89,55 +89,55 @@ with middle, st.container(border=True):
         widgets.number(t, "workload.virtual_stages")
     if not searched:
         widgets.number(t, "workload.micro_batch_seqs")
-    widgets.number(t, "workload.seq_len", step=1024)
+    widgets.number(t, "workload.seq_len")
     widgets.number(t, "workload.hidden_size")
     widgets.number(t, "workload.layers")
     widgets.number(t, "workload.experts")
     if scenario.workload.experts:
         widgets.number(t, "workload.top_k")
         widgets.number(t, "workload.expert_parallel")
-        widgets.number(t, "workload.active_params_b", digits=1)
-        widgets.number(t, "workload.a2a_overlap", digits=2, step=0.05)
+        widgets.number(t, "workload.active_params_b")
+        widgets.number(t, "workload.a2a_overlap")
         widgets.toggle(t, "workload.moe_node_dedup")
     if not searched:
         widgets.toggle(t, "workload.full_recompute")
     widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)
-    widgets.number(t, "workload.runs_per_year", digits=1)  # the plan: also the equal-work comparison's
-    widgets.number(t, "workload.target_run_days", digits=1)
-    widgets.number(t, "workload.grad_bytes", digits=1)
+    widgets.number(t, "workload.runs_per_year")  # the plan: also the equal-work comparison's
+    widgets.number(t, "workload.target_run_days")
+    widgets.number(t, "workload.grad_bytes")
 
 with right, st.container(border=True):
     st.subheader(t("group.facility"))
-    widgets.number(t, "facility.pue", digits=2, step=0.01)
-    widgets.number(t, "facility.electricity_price_per_kwh", digits=3, step=0.005)
-    widgets.number(t, "facility.gpu_busy_power_frac", digits=2, step=0.05)
-    widgets.number(t, "facility.gpu_idle_power_frac", digits=2, step=0.05)
+    widgets.number(t, "facility.pue")
+    widgets.number(t, "facility.electricity_price_per_kwh")
+    widgets.number(t, "facility.gpu_busy_power_frac")
+    widgets.number(t, "facility.gpu_idle_power_frac")
     grid_inputs(t, scenario)  # finance and carbon
 
 left, middle, right = st.columns(3)
 with left, st.container(border=True):
     st.subheader(t("group.operations"))
-    widgets.number(t, "operations.cluster_ops_cost_per_node_year", digits=0, step=50)
-    widgets.number(t, "operations.network_ops_cost_per_node_year", digits=0, step=50)
-    widgets.number(t, "operations.maintenance_frac_per_year", digits=3, step=0.005)
-    widgets.number(t, "operations.network_staff_fte", digits=2, step=0.05)  # staff floor
-    widgets.number(t, "operations.cluster_staff_fte", digits=2, step=0.05)
-    widgets.number(t, "operations.staff_cost_per_fte_year", digits=0, step=5000)
-    widgets.number(t, "operations.checkpoint_write_gbs_per_node", digits=2)
-    widgets.number(t, "operations.restart_minutes", digits=1)
-    widgets.number(t, "operations.node_repair_hours", digits=1)  # reliability by fabric
+    widgets.number(t, "operations.cluster_ops_cost_per_node_year")
+    widgets.number(t, "operations.network_ops_cost_per_node_year")
+    widgets.number(t, "operations.maintenance_frac_per_year")
+    widgets.number(t, "operations.network_staff_fte")  # staff floor
+    widgets.number(t, "operations.cluster_staff_fte")
+    widgets.number(t, "operations.staff_cost_per_fte_year")
+    widgets.number(t, "operations.checkpoint_write_gbs_per_node")
+    widgets.number(t, "operations.restart_minutes")
+    widgets.number(t, "operations.node_repair_hours")  # reliability by fabric
     vch = default_value_of_cluster_hour(scenario, book, cat)  # at the prices this viewer may see
-    widgets.number(t, "operations.value_of_cluster_hour", placeholder_value=round(vch, 2), digits=2, step=10)
+    widgets.number(t, "operations.value_of_cluster_hour", placeholder_value=round(vch, 2))
 
 with middle, st.container(border=True):
     st.subheader(t("group.finance"))
     widgets.number(t, "finance.horizon_years")
-    widgets.number(t, "finance.discount_rate", digits=1, step=0.5)
+    widgets.number(t, "finance.discount_rate")
     widgets.choice(t, "finance.payment", ["upfront", "instalments"], horizontal=True)
     if scenario.finance.payment == "instalments":
         widgets.number(t, "finance.instalment_months")
-        widgets.number(t, "finance.instalment_rate_annual", digits=3, step=0.005)
-    widgets.number(t, "finance.residual_value_frac", digits=2, step=0.05)
+        widgets.number(t, "finance.instalment_rate_annual")
+    widgets.number(t, "finance.residual_value_frac")
     tax_inputs(t, scenario)  # finance and carbon
 
 with right, st.container(border=True):

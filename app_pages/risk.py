@@ -41,7 +41,7 @@ def tornado_section() -> None:
         return
     fabric = keys.selectbox(st, t("risk.fabric"), options, name="risk_fabric", format_func=names.get)
     res = compute.evaluate(skey, _scenario=scenario)
-    metric = risk_choices.tornado_metric(t, scenario, res, fabric, names)  # after tax, same work (issue 13)
+    metric = risk_choices.tornado_metric(t, scenario, res, fabric, names)  # after tax, same work
     df = compute.tornado(skey, fabric, metric)
     st.plotly_chart(
         lite(tornado_chart, df, risk_choices.chart_labels(L, t, metric), money.display.short,
@@ -69,7 +69,7 @@ def _draws_and_seed() -> tuple[int, int]:
 def monte_carlo_section() -> None:
     st.subheader(t("risk.mc"))
     draws, seed = _draws_and_seed()
-    metric = risk_choices.mc_metric(t, scenario)  # the TCO after tax when taxed (issue 13)
+    metric = risk_choices.mc_metric(t, scenario)  # the TCO after tax when taxed
     tco, summary = compute.monte_carlo(skey, int(draws), int(seed), metric)
     st.plotly_chart(
         lite(

@@ -11,7 +11,7 @@ and every descendant (its one Chromium and helpers), as the sum of RSS
 of PSS (shared pages divided among their users: what a container's memory limit sees), read from
 ``/proc`` every 0.2 s.
 
-Targets (issue 10): peak memory under 1 GiB and an XLSX download under 1 s while 10 PDFs wait.
+Targets: peak memory under 1 GiB and an XLSX download under 1 s while 10 PDFs wait.
 ``--build-times`` instead prints the time of one PDF build in this process, cold (Chromium and
 (Chromium starts) and warm (reused), the old issue-5 figure (target: warm under 5 s).
 

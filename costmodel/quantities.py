@@ -35,7 +35,7 @@ OTHER_GROUPS = ("money", "analysis", "measurement")  # inputs of the app and the
 PER_FABRIC_GROUPS = ("fabric", "fabric_price")
 SWINGS = ("scenario", "range")
 _KEYS = frozenset({"id", "description", "empty", "unit", "integer", "min", "max", "min_exclusive", "note", "display",
-                   "label", "help", "model", "swing", "solve", "override", "book", "excel"})
+                   "label", "help", "model", "swing", "solve", "override", "book", "excel", "widget"})
 _SIGNIFICANT = 12  # model-unit bounds are rounded to this many digits (0.01 × 1e9 is not exactly 1e7)
 
 
@@ -75,6 +75,15 @@ class ExcelRow:
 
 
 @dataclass(frozen=True)
+class Widget:
+    """How a number box shows a scenario input, in display units: decimals shown and the +/- step
+    (None = the widget's own)."""
+
+    digits: int | None = None
+    step: float | None = None
+
+
+@dataclass(frozen=True)
 class QuantitySpec:
     """One registry entry (see the header of ``data/quantities.yaml`` for each field)."""
 
@@ -98,6 +107,7 @@ class QuantitySpec:
     excel: ExcelRow | None = None
     description: str = ""
     empty: bool = False
+    widget: Widget = Widget()
 
     @property
     def group(self) -> str:
@@ -169,6 +179,34 @@ def _number(entry: str, key: str, value, allow_none: bool = True) -> float | Non
     return value
 
 
+def _solve(qid: str, s: dict) -> Solve:
+    """The ``solve`` block of entry ``qid``, checked."""
+    window = s.get("window")
+    if window is not None:
+        window = tuple(float(_number(qid, "solve.window", w, allow_none=False)) for w in window)
+        if len(window) != 2 or not window[0] < window[1]:
+            raise CatalogError(f"quantities.yaml: {qid}: solve.window must be [low, high] with low < high")
+    if not isinstance(s.get("after_tax", False), bool):
+        raise CatalogError(f"quantities.yaml: {qid}: solve.after_tax must be true or false")
+    return Solve(float(_number(qid, "solve.zero_window_hi", s.get("zero_window_hi"), allow_none=False)),
+                  window, None if s.get("floor") is None else float(_number(qid, "solve.floor", s["floor"])),
+                  bool(s.get("after_tax", False)))
+
+
+def _widget(qid: str, w: dict | None) -> Widget:
+    """The ``widget`` block of entry ``qid``, checked: ``digits`` a whole number 0-6, ``step`` > 0."""
+    if w is None:
+        return Widget()
+    if not isinstance(w, dict) or set(w) - {"digits", "step"}:
+        raise CatalogError(f"quantities.yaml: {qid}: widget takes digits and step only (got {w!r})")
+    digits, step = w.get("digits"), _number(qid, "widget.step", w.get("step"))
+    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 6):
+        raise CatalogError(f"quantities.yaml: {qid}: widget.digits must be a whole number from 0 to 6")
+    if step is not None and step <= 0:
+        raise CatalogError(f"quantities.yaml: {qid}: widget.step must be > 0")
+    return Widget(digits, None if step is None else float(step))
+
+
 def _entry(raw: dict) -> QuantitySpec:
     if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
         raise CatalogError(f"quantities.yaml: every entry needs an id (got {raw!r})")
@@ -211,19 +249,7 @@ def _entry(raw: dict) -> QuantitySpec:
         raise CatalogError(f"quantities.yaml: {qid}: only scenario inputs swing by ± tornado_swing_frac")
     if swing == "range" and scenario:
         raise CatalogError(f"quantities.yaml: {qid}: a scenario input has no catalog range to swing over")
-    solve = None
-    if raw.get("solve") is not None:
-        s = raw["solve"]
-        window = s.get("window")
-        if window is not None:
-            window = tuple(float(_number(qid, "solve.window", w, allow_none=False)) for w in window)
-            if len(window) != 2 or not window[0] < window[1]:
-                raise CatalogError(f"quantities.yaml: {qid}: solve.window must be [low, high] with low < high")
-        if not isinstance(s.get("after_tax", False), bool):
-            raise CatalogError(f"quantities.yaml: {qid}: solve.after_tax must be true or false")
-        solve = Solve(float(_number(qid, "solve.zero_window_hi", s.get("zero_window_hi"), allow_none=False)),
-                      window, None if s.get("floor") is None else float(_number(qid, "solve.floor", s["floor"])),
-                      bool(s.get("after_tax", False)))
+    solve = None if raw.get("solve") is None else _solve(qid, raw["solve"])
     if (swing == "scenario" or solve) and (model is None or lo is None or hi is None):
         raise CatalogError(f"quantities.yaml: {qid}: a swung or solvable input needs model, min and max")
     if (swing == "scenario" or solve) and raw.get("min_exclusive") and (solve is None or solve.floor is None):
@@ -249,7 +275,7 @@ def _entry(raw: dict) -> QuantitySpec:
         lo_exclusive=bool(raw.get("min_exclusive", False)), display_scale=float(scale),
         display_unit=display.get("unit"), display_label=display.get("label"), model=model, swing=swing,
         solve=solve, override=override, book=book, excel=excel, description=description,
-        empty=bool(raw.get("empty", False)),
+        empty=bool(raw.get("empty", False)), widget=_widget(qid, raw.get("widget")),
     )
 
 

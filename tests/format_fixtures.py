@@ -21,7 +21,7 @@ def figures(scenario: costmodel.Scenario) -> dict:
 def assert_same_results(got: dict, made: dict) -> None:
     """Same currency, horizon, fabrics and figures, every figure recomputed and finite.
 
-    The figures themselves are the model's of the day: format 4 (issue 12, the step-time model)
+    The figures themselves are the model's of the day: format 4 (the step-time model)
     changed run lengths and with them every TCO, so a saved file keeps its scenario exactly (the
     tests compare the scenarios) but not the figures it was saved with; a store version's summary
     says when they changed (``formats.SUMMARY_TOLERANCE``).
@@ -41,14 +41,14 @@ ADDED_FIELDS = {"workload": ("target_run_days", "virtual_stages", "micro_batch_s
                              "moe_node_dedup"),
                 "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
                             "spare_optic_frac", "in_network_reduction", "hot_spare_node_frac",
-                            "frontend_network", "reuse_existing_switches", "existing_switch_gbps"),  # issue 13
+                            "frontend_network", "reuse_existing_switches", "existing_switch_gbps"),  # bill of materials
                 "operations": ("node_repair_hours", "network_staff_fte", "cluster_staff_fte",
-                               "staff_cost_per_fte_year"),  # issue 13
-                # finance and carbon (issue 13)
+                               "staff_cost_per_fte_year"),  # staff floor
+                # finance and carbon
                 "finance": ("tax_region", "tax_rate", "depreciation_years_servers", "depreciation_years_network"),
                 "facility": ("grid_region", "grid_kg_per_kwh")}
 REPLACED_FIELDS = {"workload": ("pipeline_microbatches",)}  # format 4: micro_batch_seqs
-#: price-book fields added after a link was made (issue 13): a link's frozen quote lacks them, and
+#: price-book fields added after a link was made: a link's frozen quote lacks them, and
 #: decoding it leaves them at the book's price
 ADDED_PRICE_FIELDS = {"gpus": ("frontend_per_node",),
                       "fabrics": ("aec_price", "aoc_price", "fibre_price", "install_per_link", "support_frac")}

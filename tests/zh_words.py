@@ -65,7 +65,7 @@ CITED = (
     "QM8700", "QM9700", "Q3400", "X800", "SN2700", "SN3700", "SN4700", "Broadcom", "Tomahawk", "Arista",
     "Edgecore", "Intel", "E810", "T62100", "GBASE", "nccl-tests", "linux-rdma", "perftest", "netperf", "Simple",
     "algbw", "busbw", "aRFS", "PFC", "DCQCN", "MSS", "RTT", "sqrt", "FLOPs", "TFLOPS", "MiB", "GenAI", "AI",
-    # rail-optimised topology and link media (issue 12)
+    # rail-optimised topology and link media
     "DGX SuperPOD Reference Architecture", "Network Fabrics", "RA-11333-001", "B300",
     "Cable Management Guidelines and FAQ", "DAC", "AOC",
     "Interconnect Structured Cabling Requirements for InfiniBand NDR/XDR and 400/800G ETH Solutions",
@@ -73,33 +73,33 @@ CITED = (
     "Luxoptx", "From 100G to 400G/800G: Network Evolution's Transformative Impact on AI Cluster Economics",
     "QSFP28", "SN5000 Switch Systems User Manual", "Data Interfaces", "SN5600", "Tb", "ByteDance", "MegaScale",
     "NSDI", "mellanox/mlxsw", "wiki", "Release notes", "SN3800", "SN4600C",
-    # congestion at scale and in-network reduction (issue 12)
+    # congestion at scale and in-network reduction
     "RDMA over Ethernet for Distributed AI Training at Meta Scale", "Gangidi", "ECMP", "Spectrum-X", "Hot Chips",
     "Exploring GPU-to-GPU Communication: Insights into Supercomputer Interconnects", "De Sensi", "SC24",
     "Dragonfly+", "NVIDIA SHARP Rev 3.13.0 General Information", "NCCL-RDMA-SHARP Plugins", "HPC-X", "SHARP",
     "SHARPv3", "NCCL_COLLNET_ENABLE", "HCA", "Khashab", "High-speed Networking for Giga-Scale AI Factories",
-    # reliability by fabric (issue 13)
+    # reliability by fabric
     "Singh", "Mukhtar", "Krishna", "Parkhi", "Padhye", "Maltz", "Surviving switch failures in cloud datacenters",
     "ACM", "LuxOptX", "DFB", "DSP", "FIT", "MegaScale: Scaling Large Language Model Training to More Than 10,000 GPUs",
     "FlashRecovery: Fast and Low-Cost Recovery from Failures for Large-Scale Training of LLMs",
     "Wan", "Robust LLM Training Infrastructure at ByteDance", "ByteRobust", "SOSP", "PyTorch",
     "torch.distributed.init_process_group",
-    # bill of materials prices (issue 13)
+    # bill of materials prices
     "800G Optical Module Cost Analysis: TCO Optimization for AI Data Centers", "OSFP-DR8", "QSFP-DD", "MPO-16",
     "tech-talk-cto", "H100 Freakonomics", "HGX", "Thinkmate", "FS.com", "Cisco Smart Net Total Care",
     "visualfoodie.com", "excitingip.com",
-    # server prices checked (issue 13): products and the reseller quoted
+    # server prices checked: products and the reseller quoted
     "Xeon", "BlueField", "Broadberry", "OEM", "TB", "Megatron-LM", "DeepSpeed",
     # file paths and code identifiers
     "calculon-ai/calculon", "c02c5e90", "a100_80g", "gpt3-175B",
     "doc/PERFORMANCE.md", "src/graph/tuning.cc", "calculon/llm/llm.py", "shared/seeds/000_2724ac920a2469df.txt",
     "all_reduce_perf", "bucket_cap_mb", "ib_write_lat", "ib_send_lat", "TCP_RR", "n_layer", "d_model",
-    # the all-to-all calibration slot (issue 12)
+    # the all-to-all calibration slot
     "alltoall_perf", "src/alltoall.cu",
-    # own vs rent (issue 13): GPU clouds and the collections their rental prices were read from
+    # own vs rent: GPU clouds and the collections their rental prices were read from
     "Azure", "RunPod", "data-receipts", "dstack", "Inworld", "Lambda", "api-evangelist", "compute-screener",
     "Akash", "Hyperstack", "OpenRelay", "Nebius", "CoreWeave", "Civo", "Digiteria Labs",
-    # economics validation (issue 13): the published cost figures' authors, titles and publishers
+    # economics validation: the published cost figures' authors, titles and publishers
     "Cottier", "Rahman", "Fattorini", "Maslej", "Besiroglu", "Owen", "Epoch AI", "Gemini",
     "The rising costs of training frontier AI models", "Cheah", "H100 Freakonomics", "Latent Space",
     "$2 H100s: How the GPU Rental Bubble Burst", "AIMultiple", "Cloud GPU Rental Price Index",

@@ -77,7 +77,7 @@ def work_monte_carlo(scenario_json: str, draws: int, seed: int) -> pd.DataFrame:
 @st.cache_data(max_entries=32, show_spinner=False)
 def tornado(scenario_json: str, fabric: str, metric: str = "tco") -> pd.DataFrame:
     """ΔTCO swings (tco, tco_after_tax) or those of the cost of the same work (work_cost, on the sizes
-    :func:`evaluate` found), issue 13."""
+    :func:`evaluate` found)."""
     work = evaluate(scenario_json).equal_work if metric == "work_cost" else None
     return costmodel.tornado(_load(scenario_json), fabric, metric, work=work)
 

@@ -1,5 +1,5 @@
 """How the model writes numbers and names for people: money, shares, plain numbers, fabric names.
-The CLI uses these; the app formats plain numbers with them too and money with :mod:`webui.money`
+The CLI uses these; the app formats plain numbers with them too and money with :mod:`webui.i18n.money`
 (symbols); currency conversion is :mod:`costmodel.catalog.currency`'s."""
 
 from __future__ import annotations

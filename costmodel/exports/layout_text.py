@@ -1,5 +1,5 @@
 """The training layout a fabric ran at as one line ("TP 8 × PP 4 × DP 16, ZeRO-1, micro-batch 1"),
-written once for the app's pages (webui/layouts.py, texts from the locale files ``layout.*``) and the
+written once for the app's pages (webui/i18n/layouts.py, texts from the locale files ``layout.*``) and the
 workbook (costmodel/exports/training_sheet.py, texts from data/export_labels.yaml ``training.layout_*``)."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ input, always current, and a field there would enter every scenario comparison a
 - a store version: the ``scenario_versions.format`` column (the document column stays the
   scenario's JSON, so its ``sha256`` is still the hash of exactly that text);
 - a share link: the token's ``"<N>."`` prefix (``.`` is not a base64url character), see
-  :mod:`webui.share`.
+  :mod:`webui.session.share`.
 
 Format 1 is everything made before versions existed: no marker at all. A link's token holds
 only the difference from its preset, so it is decoded against that format's *frozen* preset

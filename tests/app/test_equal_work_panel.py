@@ -1,4 +1,4 @@
-"""Compare leads with the same work (issue 13): the table of nodes needed and cost per fabric."""
+"""Compare leads with the same work: the table of nodes needed and cost per fabric."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Finance and carbon in the app (issue 13): the Compare panel, the Cluster inputs and the Risk
+"""Finance and carbon in the app: the Compare panel, the Cluster inputs and the Risk
 page's after-tax tornado and histogram, for a taxed scenario opened from a share link, in en and zh."""
 
 from __future__ import annotations

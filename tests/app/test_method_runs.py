@@ -1,4 +1,4 @@
-"""The Method page lists the published training runs beside the model, misses included (issue 12)."""
+"""The Method page lists the published training runs beside the model, misses included."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Compare says when a fabric's figures are NCCL's socket fallback (iWARP), in both languages (issue 12, defect 5)."""
+"""Compare says when a fabric's figures are NCCL's socket fallback (iWARP), in both languages."""
 
 from __future__ import annotations
 

@@ -75,7 +75,7 @@ def test_an_old_share_link_opens_with_the_tco_it_had(name):
     params = {"p": case["preset"], "cur": "USD"} | ({"s": case["token"]} if case["token"] else {})
     at = open_page("compare", **params)
     assert not at.sidebar.warning
-    # a link's frozen quote has no prices for items issue 13 added: it takes the book's (ADDED_PRICE_FIELDS)
+    # a link's frozen quote has no prices for items added: it takes the book's (ADDED_PRICE_FIELDS)
     assert without_added_prices(at.session_state["scenario"].model_dump()) == without_added_prices(
         quote_only(documents.import_scenario(v1_file(name))).model_dump())
     assert _tco(at) == _expected(case["link_results"], at.session_state["scenario"])
@@ -169,7 +169,7 @@ def test_a_fresh_visit_follows_todays_preset_and_a_preset_only_link_keeps_its_ow
     old = open_page("compare", p="seed-intro-32xA100", cur="USD")  # a v1 link: the preset as format 1 froze it
     v1_doc = formats.bases(1)["seed-intro-32xA100"]
     assert_same_scenario(old.session_state["scenario"].model_dump(mode="json"), v1_doc)
-    assert old.session_state["scenario"].workload.target_run_days is None  # today's preset has 28 (issue 13)
+    assert old.session_state["scenario"].workload.target_run_days is None  # today's preset has 28
     assert frozen.workload.target_run_days == 28
     made = MANIFEST["exports"]["seed-intro-32xA100"]["link_results"]
     assert _tco(old) == _expected(made, old.session_state["scenario"])

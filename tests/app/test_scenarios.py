@@ -330,7 +330,7 @@ def test_a_version_note_is_saved_as_typed_and_the_version_picker_follows(db):
 
 
 def test_a_read_only_link_shows_the_quotes_totals_but_never_its_item_prices(db):
-    """Issue 10 item 4: a customer with a ``?t=`` link sees results computed with the negotiated
+    """A customer with a ``?t=`` link sees results computed with the negotiated
     quote, but item prices only from the public list — on Assumptions, on Cluster, in the address
     bar, in the sidebar link and in the exported file."""
     from costmodel.catalog.loader import load_catalog
@@ -368,7 +368,7 @@ def test_a_read_only_link_shows_the_quotes_totals_but_never_its_item_prices(db):
     params = dict(p.split("=", 1) for p in link.split("?", 1)[1].split("&"))
     assert share.decode(params["p"], params.get("s")).custom_price_book is None  # list prices only
     go(customer, "compare")
-    # the bill of materials shows the customer counts and totals, no item price (issue 13)
+    # the bill of materials shows the customer counts and totals, no item price
     assert catalog("en")["bom.quote_hidden"] in [i.value for i in customer.info]
     assert catalog("en")["bom.col.unit_price"] not in " ".join(str(m.value) for m in customer.markdown)
     tco = costmodel.evaluate(quoted).fabrics[-1].tco_total

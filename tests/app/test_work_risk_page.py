@@ -1,4 +1,4 @@
-"""Risk page (issue 13): the tornado of the Δ cost of the same work, the after-tax histogram, and the
+"""Risk page: the tornado of the Δ cost of the same work, the after-tax histogram, and the
 same work under uncertainty — in en and zh, with the nodes Compare's headline sizes."""
 
 from __future__ import annotations

@@ -31,7 +31,7 @@ def _intro(page) -> str:
 
 def test_pdf_waits_in_the_queue_with_its_position_then_downloads(browser, server, tmp_path):
     # today's preset by a current-format link (a bare ?p= link opens the preset format 1 froze, which
-    # differs from today's since issue 13 gave the presets an equal-work target: its title says "modified")
+    # differs from today's since the presets gained an equal-work target: its title says "modified")
     token = share.encode(costmodel.load_preset("seed-case2-24xA100"), "seed-case2-24xA100")
     url = f"{server}/report?p=seed-case2-24xA100&s={token}&lang=en&cur=CNY"
     ctx_a, a = open_page(browser, url)

@@ -13,7 +13,7 @@ def test_dgx_a100_8x_hdr_busbw_matches_nccl_tests():
     assert 185 <= large <= 195
     # at DDP's 25 MiB buckets NCCL's latency (8.4 µs per collective + 6.6 µs per ring step over
     # the network, tuning.cc) costs a few per cent on 16 nodes. (Format 3 charged the base latency
-    # on every ring step, issue 12 defect 4, and expected 100–185 GB/s here.)
+    # on every ring step (an earlier defect), and expected 100–185 GB/s here.)
     small = costmodel.evaluate(scenario).fabric("ib-hdr-200").metrics["allreduce_busbw_gbs"]
     assert 0.85 * large < small < 0.99 * large
 

@@ -132,7 +132,7 @@ def test_one_value_is_the_scenario_delta_and_the_max_batch_works():
 
 
 @pytest.mark.parametrize(("preset", "fabric", "name"), [
-    # issue 13 (the network's waiting hours at the value of a cluster-hour) moved the roots: these
+    # valuing the network's waiting hours at the value of a cluster-hour moved the roots: these
     # comparisons have one in the default window; no fabric has an electricity-price or PUE root now
     ("seed-case1-8xA10", "roce-100", "runs_per_year"),
     ("seed-case1-8xA10", "roce-100", "tokens_per_run"),
@@ -159,10 +159,10 @@ def test_scenario_field_root_is_a_root_of_the_rebuilt_scenario(preset, fabric, n
 
 @pytest.mark.parametrize(("preset", "fabric", "name", "target"), [
     ("seed-intro-32xA100", "roce-200", "efficiency", "roce-200"),
-    # format 4 (issue 12) moved the roots: these comparisons have one in the default window
+    # format 4 moved the roots: these comparisons have one in the default window
     ("seed-intro-32xA100", "iwarp-100", "cpu_cores_per_100gbps", "tcp-100"),
     ("seed-case3-128xH100", "iwarp-100", "cpu_cores_per_100gbps", "tcp-100"),
-    ("seed-case3-128xH100", "iwarp-100", "nic_power_w", "tcp-100"),  # issue 13 moved this root to case 3
+    ("seed-case3-128xH100", "iwarp-100", "nic_power_w", "tcp-100"),  # valuing waiting time moved this root to case 3
     ("seed-case2-24xA100", "iwarp-100", "cpu_cores_per_100gbps", "tcp-100"),
 ])
 def test_catalog_field_root_is_a_root_of_compute(preset, fabric, name, target):
@@ -176,7 +176,7 @@ def test_catalog_field_root_is_a_root_of_compute(preset, fabric, name, target):
 
 
 @pytest.mark.parametrize(("preset", "fabric", "name", "target"), [
-    # issue 13 (time valued one way, the priced bill of materials, switch reuse in case 1) moved the roots
+    # valuing time one way, the priced bill of materials and switch reuse in case 1 moved the roots
     ("seed-case1-8xA10", "roce-100", "nic_price", None),
     ("seed-case1-8xA10", "iwarp-100", "nic_price", None),
     ("seed-case2-24xA100", "iwarp-100", "nic_price", None),
@@ -212,7 +212,7 @@ def test_no_root_when_the_upgrade_is_dearer_even_with_free_switches():
 
 def test_nodes_roots_are_integers_where_the_sign_flips():
     for preset, fabric in (("seed-case3-128xH100", "roce-400"), ("seed-intro-32xA100", "ib-ndr-400"),
-                           ("seed-case1-8xA10", "roce-100")):  # issue 13: case 1 reuses its 100 GbE switches
+                           ("seed-case1-8xA10", "roce-100")):  # case 1 reuses its 100 GbE switches
         s = costmodel.load_preset(preset)
         be = break_even(s, fabric, "nodes")
         assert be.roots and be.applies_to is None

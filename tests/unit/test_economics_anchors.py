@@ -1,4 +1,4 @@
-"""Published economic figures against the model (issue 13; docs/validation.md, "Economics").
+"""Published economic figures against the model (docs/validation.md, "Economics").
 
 Each anchor of costmodel/data/economics_anchors.yaml is one test: the model's figure, recomputed
 now, must land within the stated tolerance of the published one, or, for an anchor recorded as a

@@ -1,4 +1,4 @@
-"""Equal work (issue 13): each fabric's cluster sized in whole nodes to deliver the plan."""
+"""Equal work: each fabric's cluster sized in whole nodes to deliver the plan."""
 
 from __future__ import annotations
 

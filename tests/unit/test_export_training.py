@@ -1,4 +1,4 @@
-"""The workbook's Training sheet (issue 12): the training plan and topology inputs, the nccl-tests
+"""The workbook's Training sheet: the training plan and topology inputs, the nccl-tests
 measurement, each fabric's layout, step time, MFU/HFU and memory equal to the Result's metrics, and
 its bill of materials equal to FabricResult.bom, in English and Chinese."""
 

@@ -1,4 +1,4 @@
-"""Finance and carbon (issue 13): depreciation, the tax shield, after-tax totals, emissions.
+"""Finance and carbon: depreciation, the tax shield, after-tax totals, emissions.
 
 Expected figures are computed here from the model's amounts and the published presets, never
 read back from the code under test: straight-line depreciation is rebuilt year by year, the

@@ -189,7 +189,7 @@ def test_a_renamed_field_is_migrated_through_every_step_in_order():
     old["cluster"]["servers"] = old["cluster"].pop("nodes")  # as the old format wrote it
     migrated, version = formats.upgrade(old, migrations={1: step1, 2: step2}, current=3)
     assert (version, calls) == (1, [1, 2])
-    migrated = formats.MIGRATIONS[3](migrated)  # format 3 → 4 (issue 12's layout fields)
+    migrated = formats.MIGRATIONS[3](migrated)  # format 3 → 4 (the layout fields)
     assert costmodel.scenario_from_dict(migrated) == documents.import_scenario(_v1_file("intro-48-nodes"))
     calls.clear()
     assert formats.upgrade({formats.KEY: 2, **old}, migrations={1: step1, 2: step2}, current=3)[1] == 2
@@ -230,7 +230,7 @@ def test_the_notice_names_the_fabric_and_both_amounts_in_each_language():
     assert zh[0] == "已按当前模型重新计算：RoCEv2 200 Gb/s 的 TCO 原为 ¥22,221,570，现为 ¥23,100,000。"
 
 
-# Format 3 lowered four upper bounds (issue 11's registry); a format-2 scenario beyond them still opens.
+# Format 3 lowered four upper bounds (the registry's); a format-2 scenario beyond them still opens.
 _BEYOND = {"fabrics": {"roce-400": {"ops_factor": 50.0, "cpu_cores_per_100gbps": 500.0, "switch_power_w": 5e5}},
            "gpu_prices": {"h100": {"rental_per_gpu_hour": 1e5}}}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("webui", "app_pages")  # folders under the repository's root; add one when it keeps the limits
+PACKAGES = ("costmodel", "webui", "app_pages")  # folders under the repository's root; add one when it keeps the limits
 MAX_FUNCTION_LINES = 80
 MAX_MODULE_LINES = 400
 

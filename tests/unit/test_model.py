@@ -67,7 +67,7 @@ def test_plan_that_does_not_fit_is_flagged():
 
 
 def test_always_busy_recommends_by_cost_per_run_when_no_cluster_delivers_the_plan():
-    # the equal-work ranking comes first (issue 13); a target no cluster meets leaves the fixed cluster's
+    # the equal-work ranking comes first; a target no cluster meets leaves the fixed cluster's
     res = costmodel.evaluate(scenario(workload={"schedule": "always_busy", "target_run_days": 0.001}))
     assert not res.equal_work.feasible.any()
     assert res.recommendation.metric == "cost_per_run"

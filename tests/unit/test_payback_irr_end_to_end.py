@@ -69,10 +69,10 @@ def test_golden_upgrade_intro_roce_over_tcp():
     assert result.baseline == "tcp-100"
     roce = next(f for f in result.fabrics if f.id == "roce-200")
     s = _savings(result, roce)
-    # format 4 (issue 12): TCP's exposed all-reduce now hides only behind the last micro-batch's
+    # format 4: TCP's exposed all-reduce now hides only behind the last micro-batch's
     # backward (format 3 saved 12,413 a year), and with media chosen by length 8 of RoCE's 32 node
     # links take an AOC (+8 × (350 − 250) = 800 capex, ~90 W)
-    # issue 13: time valued one way — TCP's 2,941 h/year waiting on the network (RoCE 582 h) are charged
+    # time valued one way — TCP's 2,941 h/year waiting on the network (RoCE 582 h) are charged
     # at the value of a cluster-hour (256 GPUs × 1.6 $/h); restarts wait for a repair when the one hot
     # spare is busy (reliability by fabric); optics, installation per link and support priced per item
     # (the bill of materials: RoCE's network costs 44,280 more): RoCE saves 996,596 a year (22,994 before)

@@ -140,6 +140,9 @@ def _write(tmp_path, body: str):
     ("  - {id: cluster.nodes, unit: count, description: '  '}\n", "needs a description"),
     ("  - {id: fabric.x, unit: W, empty: true}\n", "only for scenario inputs"),
     ("  - {id: cluster.nodes, unit: count, description: x, empty: 'yes'}\n", "true or false"),
+    ("  - {id: cluster.nodes, unit: count, description: x, widget: {digits: 9}}\n", "widget.digits"),
+    ("  - {id: cluster.nodes, unit: count, description: x, widget: {step: 0}}\n", "widget.step"),
+    ("  - {id: cluster.nodes, unit: count, description: x, widget: {width: 3}}\n", "digits and step only"),
 ])
 def test_the_loader_refuses_a_malformed_entry_naming_it(tmp_path, body, words):
     with pytest.raises(CatalogError, match=words):

@@ -1,4 +1,4 @@
-"""Reliability by fabric (issue 13): failures per component, restart by cause and size, hot spares,
+"""Reliability by fabric: failures per component, restart by cause and size, hot spares,
 soft failures and setup hours. Expected values are computed here from the definitions, not read
 back from the code under test."""
 

@@ -1,4 +1,4 @@
-"""The PDF report's bill of materials (issue 13): every fabric's items and its total, which is the
+"""The PDF report's bill of materials: every fabric's items and its total, which is the
 fabric's network capex; a negotiated quote shows counts and totals, never item prices."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The break-even solver covers the tax rate (issue 13): it moves only the tax shield, so the solver
+"""The break-even solver covers the tax rate: it moves only the tax shield, so the solver
 measures the after-tax ΔTCO for it, and that curve is what separate evaluations give."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The step-time model against published training runs, and its physical properties (issue 12)."""
+"""The step-time model against published training runs, and its physical properties."""
 
 from __future__ import annotations
 

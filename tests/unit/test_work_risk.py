@@ -1,4 +1,4 @@
-"""The same work under uncertainty and the tornado of its cost (issue 13)."""
+"""The same work under uncertainty and the tornado of its cost."""
 
 from __future__ import annotations
 

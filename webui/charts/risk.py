@@ -38,7 +38,7 @@ def tornado_chart(df: pd.DataFrame, labels: Labels, money: Money, fx: float = 1.
     quantities. Input values are shown in the model's own units (they are not converted).
 
     Label keys: ``tornado_title``, ``axis_delta``, ``input_low``, ``input_high``,
-    ``base_delta``, and each parameter name (``nic_price``, ``pue``, …).
+    ``base_delta``, and each parameter name (``nic_price``, ``switch_price``, …).
     """
     d = df.sort_values("swing", ascending=False, kind="stable").head(max(0, int(top)))
     fabric_col = d["fabric"] if "fabric" in d else pd.Series([None] * len(d), index=d.index)

@@ -15,13 +15,13 @@ def tax_inputs(t, scenario) -> None:
     if region == "none" and scenario.finance.tax_rate is None:
         return
     preset = regions.tax_preset(region)
-    widgets.number(t, "finance.tax_rate", placeholder_value=preset["tax_rate"].typical * 100, digits=1, step=1.0)
+    widgets.number(t, "finance.tax_rate", placeholder_value=preset["tax_rate"].typical * 100)
     for kind in ("servers", "network"):
         key = f"depreciation_years_{kind}"
-        widgets.number(t, f"finance.{key}", placeholder_value=preset[key].typical, digits=1, step=1.0)
+        widgets.number(t, f"finance.{key}", placeholder_value=preset[key].typical)
 
 def grid_inputs(t, scenario) -> None:
     """Electricity grid (China / US / EU) and an optional own emission factor."""
     widgets.choice(t, "facility.grid_region", list(regions.GRID_REGIONS))
-    widgets.number(t, "facility.grid_kg_per_kwh", placeholder_value=regions.grid_factor(scenario.facility.grid_region
-                                                                                       ).typical, digits=4, step=0.01)
+    widgets.number(t, "facility.grid_kg_per_kwh",
+                   placeholder_value=regions.grid_factor(scenario.facility.grid_region).typical)

@@ -173,10 +173,10 @@ def _help(t, path: str, extra: str = "", scale: float = 1.0) -> str:
     return text + (f"  \n{extra}" if extra else "")
 
 
-def number(t, path: str, *, placeholder_value=None, digits: int | None = None, step=None,
-           percent: bool | None = None) -> None:
+def number(t, path: str, *, placeholder_value=None, percent: bool | None = None) -> None:
     """A number input for a numeric scenario field (int or float, optionally empty), shown in the
-    registry's display scale (``percent``: force a fraction to be shown in % or not). The widget
+    registry's display scale (``percent``: force a fraction to be shown in % or not), with the
+    registry's decimals and step (``widget``). The widget
     has no min/max of its own: a value out of range reaches the server and is refused with a
     message naming the field and its range from the registry (the browser's own refusal is only
     a tooltip). A count's box holds a float: the browser reads what is typed with ``parseFloat``, so
@@ -184,6 +184,7 @@ def number(t, path: str, *, placeholder_value=None, digits: int | None = None, s
     box would read them with ``parseInt`` as 1 and 2)."""
     optional = type(None) in typing.get_args(field_info(path).annotation)
     is_int = _is_int(path)
+    digits, step = quantities.spec(path).widget.digits, quantities.spec(path).widget.step
     scale = display_scale(path) if percent is None else (100.0 if percent else 1.0)
     current = get(session.scenario(), path)
     current = current * scale if current is not None else None
