@@ -53,9 +53,12 @@ def test_an_existing_and_an_unknown_name_cost_the_same(unthrottled):
         for kind, name in pair:
             (existing if kind == "existing" else unknown).append(_timed(name))
     med = {"existing": statistics.median(existing), "unknown": statistics.median(unknown)}
+    # each pair ran back to back, so a burst of load on a shared machine weighs on both of its sign-ins:
+    # the median of the pairs' ratios is what the two paths cost relative to each other
+    ratio = statistics.median(e / u for e, u in zip(existing, unknown, strict=True))
     print(f"\nmedians of {SAMPLES} wrong-password sign-ins each [s]: existing {med['existing']:.3f}, "
-          f"unknown {med['unknown']:.3f}")
-    assert abs(med["existing"] - med["unknown"]) / med["existing"] < 0.10, med
+          f"unknown {med['unknown']:.3f}; median ratio of the pairs {ratio:.3f}")
+    assert abs(ratio - 1) < 0.10, (ratio, med)
 
 
 def _stored_hash(name: str) -> str:
