@@ -10,6 +10,7 @@ import streamlit as st
 from costmodel.catalog.loader import load_catalog
 from costmodel.quantities import spec
 from webui import charts, compute, keys, labels, lazy_tabs, number_boxes, risk_choices, session
+from webui import report_work_resize as resize_rows
 from webui import report_work_risk as work_rows
 from webui.text import markdown_table, md_escape
 
@@ -101,6 +102,10 @@ def work_section() -> None:
     rows = work_rows.rows(t, work, names, money.short)
     st.markdown(markdown_table(work_rows.header(t), rows))
     st.caption(md_escape(work_rows.note(t, scenario, int(scenario.finance.horizon_years))))
+    st.markdown(f"**{md_escape(t('work_resize.title'))}**")
+    resized = compute.resized_work_monte_carlo(skey, int(draws), int(seed))
+    st.markdown(markdown_table(resize_rows.header(t), resize_rows.rows(t, resized, names, money.short)))
+    st.caption(md_escape(resize_rows.note(t, int(scenario.finance.horizon_years))))
 
 
 NAME, TITLES = lazy_tabs.RISK
