@@ -17,7 +17,7 @@ import numpy as np
 NEGLIGIBLE = 1e-17
 
 
-def _log_factorial(kmax: int) -> np.ndarray:
+def log_factorial(kmax: int) -> np.ndarray:
     """``ln k!`` for ``k = 0 … kmax``, each to the last bit (``math.lgamma``)."""
     return np.array([math.lgamma(k + 1.0) for k in range(kmax + 1)])
 
@@ -51,7 +51,7 @@ def _series(first: np.ndarray, count: np.ndarray, factor, *params: np.ndarray) -
 def tail(mu: np.ndarray, s: np.ndarray) -> np.ndarray:
     """``P(K ≥ s)`` for ``K ~ Poisson(μ)``, flat arrays of means ``μ ≥ 0`` and whole ``s ≥ 0`` [0-1]."""
     mu, s = np.asarray(mu, dtype=float).ravel(), np.asarray(s, dtype=float).ravel()
-    log_fact = _log_factorial(int(s.max(initial=0.0)))
+    log_fact = log_factorial(int(s.max(initial=0.0)))
     with np.errstate(divide="ignore"):
         log_mu = np.log(mu)
     reach = 12.0 * np.sqrt(mu) + 30.0  # beyond μ ± reach each Poisson tail is below 1e-30
