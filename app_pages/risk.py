@@ -16,6 +16,7 @@ from webui.i18n import labels
 from webui.i18n.text import markdown_table, md_escape
 from webui.inputs import number_boxes, risk_choices
 from webui.panels import lazy_tabs
+from webui.sections import work_resize as resize_rows
 from webui.sections import work_risk as work_rows
 from webui.session import keys
 from webui.session import state as session
@@ -108,6 +109,10 @@ def work_section() -> None:
     rows = work_rows.rows(t, work, names, money.short)
     st.markdown(markdown_table(work_rows.header(t), rows))
     st.caption(md_escape(work_rows.note(t, scenario, int(scenario.finance.horizon_years))))
+    st.markdown(f"**{md_escape(t('work_resize.title'))}**")
+    resized = compute.resized_work_monte_carlo(skey, int(draws), int(seed))
+    st.markdown(markdown_table(resize_rows.header(t), resize_rows.rows(t, resized, names, money.short)))
+    st.caption(md_escape(resize_rows.note(t, int(scenario.finance.horizon_years))))
 
 
 NAME, TITLES = lazy_tabs.RISK

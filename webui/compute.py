@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import costmodel
-from costmodel.analysis import breakeven, crossings, work_risk
+from costmodel.analysis import breakeven, crossings, work_resize, work_risk
 from costmodel.pipeline.results import Result
 
 SWEEP_NODES = np.unique(np.geomspace(2, 16_384, 400).round().astype(int))
@@ -72,6 +72,14 @@ def work_monte_carlo(scenario_json: str, draws: int, seed: int) -> pd.DataFrame:
     at the size :func:`evaluate` found for the plan)."""
     return work_risk.work_monte_carlo(_load(scenario_json), draws=draws, seed=seed,
                                       work=evaluate(scenario_json).equal_work).summary()
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def resized_work_monte_carlo(scenario_json: str, draws: int, seed: int) -> pd.DataFrame:
+    """The same work re-sized in every draw: :meth:`costmodel.analysis.work_resize.ResizedMonteCarlo.summary`
+    (the search starts from the sizes :func:`evaluate` found for the plan)."""
+    return work_resize.resized_monte_carlo(_load(scenario_json), draws=draws, seed=seed,
+                                           work=evaluate(scenario_json).equal_work).summary()
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from costmodel.physics import poisson
+
 
 def young_interval(save_s, mtbf_s):
     """Young's (1974) optimum compute time between checkpoints, ``sqrt(2 δ M)`` [s].
@@ -143,16 +145,11 @@ def no_spare_probability(mean_in_repair, spares):
     log_mu = np.log(np.maximum(mu, 1e-300))  # μ = 0: every pmf but k = 0 underflows to 0
     if mu.size * kmax <= _BLOCK:  # small batch (one scenario): every k in one array op
         k = np.arange(kmax, dtype=float).reshape((-1,) + (1,) * mu.ndim)
-        log_fact = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1.0, max(kmax, 1))))])[:kmax]  # ln k!
+        log_fact = poisson.log_factorial(kmax)[:kmax]  # ln k!, each to the last bit (as the large batch's)
         log_pmf = k * log_mu - mu - log_fact.reshape(k.shape)
         return np.clip(1.0 - np.where(k < s, np.exp(log_pmf), 0.0).sum(axis=0), 0.0, 1.0)
-    log_pmf = -mu  # large batch (Monte Carlo): one k at a time, the memory of one array
-    below = np.zeros(mu.shape)  # P(K ≤ s − 1)
-    for k in range(kmax):
-        if k:
-            log_pmf = log_pmf + log_mu - np.log(k)
-        below = below + np.where(k < s, np.exp(log_pmf), 0.0)
-    return np.clip(1.0 - below, 0.0, 1.0)
+    # large batch (sweep, Monte Carlo): each row sums only its own terms that matter
+    return poisson.tail(mu, s).reshape(mu.shape)
 
 
 _BLOCK = 1 << 16  # numbers (k × batch) up to which no_spare_probability sums every k at once

@@ -177,15 +177,17 @@ def savings_vs_baseline(out: Outputs) -> np.ndarray:
 
 
 def to_frame(out: Outputs, extra_columns: dict[str, np.ndarray] | None = None) -> pd.DataFrame:
-    """A tidy table, one row per batch row × fabric (row-major: all fabrics of row 0 first)."""
+    """A tidy table, one row per batch row × fabric (row-major: all fabrics of row 0 first); the number
+    columns are views of the outputs where they can be (no copies, no stacking into blocks)."""
     st = out.structure
     s, f = out.tco.shape
     base = out.tco[:, st.baseline_index : st.baseline_index + 1]
     cols: dict[str, np.ndarray] = {}
     for name, arr in (extra_columns or {}).items():
         cols[name] = np.repeat(np.asarray(arr).reshape(s), f)
-    cols["fabric"] = np.tile(np.array(st.fabric_ids, dtype=object), s)
-    cols["family"] = np.tile(np.array(st.families, dtype=object), s)
+    which = np.tile(np.arange(f), s)  # the fabric of each table row; labels taken from one small string array
+    cols["fabric"] = pd.array(list(st.fabric_ids), dtype="str").take(which)
+    cols["family"] = pd.array(list(st.families), dtype="str").take(which)
     cols["tco_total"] = out.tco.ravel()
     cols["npv"] = -out.pv_cost.ravel()
     cols["delta_vs_baseline"] = (out.tco - base).ravel()
@@ -196,7 +198,7 @@ def to_frame(out: Outputs, extra_columns: dict[str, np.ndarray] | None = None) -
     cols["fits_plan"] = out.metrics["fits_plan"].ravel().astype(bool)
     for key in METRIC_KEYS:
         cols[key] = np.ascontiguousarray(out.metrics[key]).ravel()
-    return pd.DataFrame(cols)
+    return pd.DataFrame(cols, copy=False)
 
 
 def to_result(out: Outputs, recommendation: Recommendation, name: str, price_book: str, nodes: int,

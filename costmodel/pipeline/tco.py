@@ -89,8 +89,12 @@ class Outputs:
         return out
 
     def yearly_total(self) -> np.ndarray:
-        """Total cost per year, ``(S, F, H+1)``."""
-        return sum(self.yearly().values())
+        """Total cost per year, ``(S, F, H+1)``: the capex categories' sum times the capex schedule plus
+        the recurring ones' sum times the recurring schedule (two products, not one per category)."""
+        capex = sum(a for c, a in self.amounts.items() if c in CAPEX_CATEGORIES)
+        recurring = sum(a for c, a in self.amounts.items() if c not in CAPEX_CATEGORIES)
+        return (np.asarray(capex)[..., None] * self.capex_schedule
+                + np.asarray(recurring)[..., None] * self.recurring_schedule)
 
     def yearly_tax(self) -> dict[str, np.ndarray]:
         """Per year, ``(S, F, H+1)`` [currency]: ``depreciation`` (capex written off),

@@ -101,3 +101,29 @@ def test_only_the_open_tab_computes_and_the_draws_and_seed_carry_between_the_mon
     at = open_tab(at, lazy_tabs.RISK, "work_mc")
     assert [k for k in plotly_specs(at) if "chart_mc" in k] == []  # the closed tab's chart is not drawn
     assert at.number_input(key="risk_seed").value == 7 and at.select_slider(key="risk_draws").value == 2_000
+
+
+def _resize_table(at, t) -> list[list[str]]:
+    table = next(m.value for m in at.markdown if m.value.startswith("| " + t("work_resize.col_fabric") + " | "
+                                                                     + t("work_resize.col_nodes_p10")))
+    return [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_same_work_re_sized_in_every_draw_is_shown_not_left_uncomputed(lang):
+    from costmodel.analysis import work_resize
+
+    t = Translator(lang)
+    at = open_tab(open_page("risk", lang, s=_link(UNSIZED), p=UNSIZED), lazy_tabs.RISK, "work_mc", lang)
+    assert not at.exception
+    assert any(t("work_resize.title") in m.value.replace("\\", "") for m in at.markdown)
+    scenario = costmodel.load_preset(UNSIZED)
+    note = t("work_resize.note", years=int(scenario.finance.horizon_years))
+    assert any(c.value.replace("\\", "") == note for c in at.caption)
+    want = work_resize.resized_monte_carlo(scenario, draws=10_000, seed=1,
+                                           work=costmodel.evaluate(scenario).equal_work).summary()
+    rows = _resize_table(at, t)
+    assert len(rows) == len(want)
+    for row, r in zip(rows, want.itertuples(index=False), strict=True):
+        assert row[1:4] == [f"{r.nodes_p10:,.0f}", f"{r.nodes_p50:,.0f}", f"{r.nodes_p90:,.0f}"]
+        assert row[-3:] == [f"{r.prob_first:.0%}", f"{r.prob_found:.0%}", f"{r.prob_flagged:.0%}"]
