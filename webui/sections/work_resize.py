@@ -28,11 +28,14 @@ def rows(t: Translator, summary: pd.DataFrame, names: dict[str, str], money: Cal
     """One row per fabric: name, P10/P50/P90 of the re-sized nodes and of the cost of the work (over the
     draws where a size was found), P(cheapest), P(a size found), share of flagged draws; a fabric no
     draw can size reads "not within N nodes" and dashes."""
+    def cost(x: float) -> str:  # one line in a narrow column: "¥4,868 万", not "¥4,868" over "万"
+        return money(x).replace(" ", "\u00a0")
+
     out = []
     for r in summary.itertuples(index=False):
         if r.prob_found > 0:
             out.append([names[r.fabric], _nodes(r.nodes_p10), _nodes(r.nodes_p50), _nodes(r.nodes_p90),
-                        money(r.p10), money(r.p50), money(r.p90), f"{r.prob_first:.0%}", f"{r.prob_found:.0%}",
+                        cost(r.p10), cost(r.p50), cost(r.p90), f"{r.prob_first:.0%}", f"{r.prob_found:.0%}",
                         f"{r.prob_flagged:.0%}"])
         else:
             out.append([names[r.fabric], t("work_resize.none", max=f"{r.max_nodes:,}"), *["—"] * 8])
