@@ -36,6 +36,7 @@ PER_FABRIC_GROUPS = ("fabric", "fabric_price")
 SWINGS = ("scenario", "range")
 _KEYS = frozenset({"id", "description", "empty", "unit", "integer", "min", "max", "min_exclusive", "note", "display",
                    "label", "help", "model", "swing", "solve", "override", "book", "excel", "widget"})
+WIDGET_DIGITS = range(7)  # decimals a number box may show (a format, not a quantity)
 _SIGNIFICANT = 12  # model-unit bounds are rounded to this many digits (0.01 × 1e9 is not exactly 1e7)
 
 
@@ -200,7 +201,7 @@ def _widget(qid: str, w: dict | None) -> Widget:
     if not isinstance(w, dict) or set(w) - {"digits", "step"}:
         raise CatalogError(f"quantities.yaml: {qid}: widget takes digits and step only (got {w!r})")
     digits, step = w.get("digits"), _number(qid, "widget.step", w.get("step"))
-    if digits is not None and (isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 6):
+    if digits is not None and (type(digits) is not int or digits not in WIDGET_DIGITS):
         raise CatalogError(f"quantities.yaml: {qid}: widget.digits must be a whole number from 0 to 6")
     if step is not None and step <= 0:
         raise CatalogError(f"quantities.yaml: {qid}: widget.step must be > 0")
