@@ -1,4 +1,10 @@
-"""Shared fixtures."""
+"""Shared fixtures.
+
+The suite runs on several pytest-xdist workers (``make test``: ``-n`` with ``--dist loadgroup``);
+every worker is its own process with its own store files, PostgreSQL server, Chromium and ports
+(``ports.py``). A module whose tests share an expensive module fixture (a server, a built image)
+carries ``pytest.mark.xdist_group`` so that its tests run on one worker and the fixture starts once.
+"""
 
 from __future__ import annotations
 
@@ -11,8 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The app opens its store on start: tests never touch a developer's var/ files.
-_TMP = Path(tempfile.mkdtemp(prefix="fabric-tco-tests-"))
+# The app opens its store on start: tests never touch a developer's var/ files (one dir per worker).
+_TMP = Path(tempfile.mkdtemp(prefix=f"fabric-tco-tests-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-"))
 os.environ.setdefault("FABRIC_TCO_DB", str(_TMP / "app-store.db"))
 os.environ.setdefault("FABRIC_TCO_USERS", str(_TMP / "users.json"))
 os.environ.pop("DATABASE_URL", None)
@@ -35,6 +41,22 @@ def pg_server():
     yield server
     server.stop()
     shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium through Playwright, one per worker for the whole run (fails under CI=true
+    when missing). While it runs, Playwright's sync API holds the main thread's event loop: tests
+    run coroutines with ``origin_probe.run`` (a thread of its own), never ``asyncio.run``."""
+    from browser_helpers import CHROMIUM, FLAGS, require_browser
+
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
