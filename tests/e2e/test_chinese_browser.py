@@ -77,6 +77,7 @@ def _open_everything(page) -> list[str]:
         texts += page.evaluate(COLLECT)
         tab.click()
         page.wait_for_timeout(500)
+        settle(page)  # a run a click starts shows Streamlit's English "Stop" until it ends
     return texts
 
 
@@ -97,6 +98,7 @@ def _walk(page, name: str) -> dict[str, str]:
     assert page.locator('[data-testid="stException"]').count() == 0, name
     texts = _open_everything(page)
     _screenshot(page, name)
+    settle(page)
     texts += page.evaluate(COLLECT)
     return {w: text.strip()[:120] for text in texts for w in latin_words(text, {USER})}
 
