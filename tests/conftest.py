@@ -1,9 +1,12 @@
 """Shared fixtures.
 
-The suite runs on several pytest-xdist workers (``make test``: ``-n`` with ``--dist loadgroup``);
+The suite runs on several pytest-xdist workers (``make test``: ``-n`` with ``--dist loadfile``);
 every worker is its own process with its own store files, PostgreSQL server, Chromium and ports
-(``ports.py``). A module whose tests share an expensive module fixture (a server, a built image)
-carries ``pytest.mark.xdist_group`` so that its tests run on one worker and the fixture starts once.
+(``ports.py``). ``loadfile`` keeps each test file on one worker, so a module fixture (an app server,
+the built image, the CLI runs of the malformed scenarios) starts once. (``--dist loadgroup`` with
+``xdist_group`` marks would be finer, but pytest-xdist 3.8 cannot group under pytest 9.2: it marks
+a group by rewriting ``item._nodeid``, which pytest 9.2's node ids no longer read —
+pytest-dev/pytest-xdist#1386.)
 """
 
 from __future__ import annotations
@@ -17,10 +20,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The app opens its store on start: tests never touch a developer's var/ files (one dir per worker).
+# The app opens its store on start: tests never touch a developer's var/ files. One dir per process:
+# xdist workers inherit the controlling process's environment, paths into its dir included, and
+# replace those (a path the developer set before pytest started is kept).
 _TMP = Path(tempfile.mkdtemp(prefix=f"fabric-tco-tests-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-"))
-os.environ.setdefault("FABRIC_TCO_DB", str(_TMP / "app-store.db"))
-os.environ.setdefault("FABRIC_TCO_USERS", str(_TMP / "users.json"))
+_PARENT_TMP = os.environ.get("FABRIC_TCO_TESTS_TMP")
+for _var, _name in (("FABRIC_TCO_DB", "app-store.db"), ("FABRIC_TCO_USERS", "users.json")):
+    if _var not in os.environ or (_PARENT_TMP and os.environ[_var].startswith(_PARENT_TMP)):
+        os.environ[_var] = str(_TMP / _name)
+os.environ["FABRIC_TCO_TESTS_TMP"] = str(_TMP)
 os.environ.pop("DATABASE_URL", None)
 
 

@@ -22,9 +22,6 @@ PRESET = "seed-intro-32xA100"
 NODES = "w.cluster.nodes"
 
 
-pytestmark = pytest.mark.xdist_group("test_st_client")  # one worker: its app server set up once
-
-
 @pytest.fixture(scope="module")
 def server():
     app = AppServer("st-client").wait_ready()

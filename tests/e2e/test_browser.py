@@ -27,9 +27,6 @@ PAGES = {"compare": "", "cluster": "cluster", "scale": "scale", "risk": "risk", 
          "method": "method", "report": "report", "scenarios": "scenarios"}
 
 
-pytestmark = pytest.mark.xdist_group("test_browser")  # one worker: its app server set up once
-
-
 @pytest.fixture(scope="module")
 def server():
     require_browser()

@@ -15,9 +15,6 @@ SIDEBAR = '[data-testid="stSidebar"]'
 EXCEPTION = '[data-testid="stException"]'
 
 
-pytestmark = pytest.mark.xdist_group("test_china_browser")  # one worker: its app server set up once
-
-
 @pytest.fixture(scope="module")
 def server():
     s = AppServer("china").wait_ready()

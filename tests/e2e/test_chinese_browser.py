@@ -48,9 +48,6 @@ COLLECT = """() => {
   });
   return out;
 }"""
-pytestmark = pytest.mark.xdist_group("test_chinese_browser")  # one worker: its app server set up once
-
-
 @pytest.fixture(scope="module")
 def server():
     require_browser()

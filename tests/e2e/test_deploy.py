@@ -42,9 +42,6 @@ SECURITY_HEADERS = ("content-security-policy", "x-content-type-options", "x-fram
                     "permissions-policy", "strict-transport-security")
 
 
-pytestmark = pytest.mark.xdist_group("test_deploy")  # one worker: its PostgreSQL + replicas + nginx stack set up once
-
-
 @pytest.fixture(scope="module")
 def users() -> Path:
     path = Path(tempfile.mkdtemp(prefix="fabric-tco-users-")) / "users.json"

@@ -18,9 +18,6 @@ from webui.i18n import catalog
 ZH = catalog("zh")
 
 
-pytestmark = pytest.mark.xdist_group("test_inputs_browser")  # one worker: its app server set up once
-
-
 @pytest.fixture(scope="module")
 def server():
     require_browser()

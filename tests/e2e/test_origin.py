@@ -32,9 +32,6 @@ PASSWORD = "origin test password"
 USER = "olga"
 
 
-pytestmark = pytest.mark.xdist_group("test_origin")  # one worker: its app servers set up once
-
-
 @pytest.fixture(scope="module")
 def server():
     accounts.add_user(Path(os.environ["FABRIC_TCO_USERS"]), USER, PASSWORD, replace=True)

@@ -24,9 +24,6 @@ from webui.money import Money
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
-pytestmark = pytest.mark.xdist_group("test_pdf")  # one worker: its PDF reports set up once
-
-
 def _require_chromium() -> None:
     if not os.path.exists(CHROMIUM):
         missing(f"the PDF report needs {CHROMIUM}")

@@ -24,9 +24,6 @@ TITLE = "64 × H100 · 500 亿参数 · 训练"
 MAX_PAGES = {4: 15, 12: 22}  # measured 13 and 19-20 when written; it was 17 and 39
 
 
-pytestmark = pytest.mark.xdist_group("test_pdf_layout")  # one worker: its PDF reports set up once
-
-
 def _scenario(fabrics: int) -> costmodel.Scenario:
     s = costmodel.load_preset("seed-intro-32xA100")
     s = with_change(with_change(s, "cluster.gpu", "h100").scenario, "cluster.nodes", 64).scenario

@@ -29,9 +29,6 @@ SHOTS = ROOT / "out" / "screenshots"
 HOSTILE = '<img src=x onerror="window.__pwned=1"> Replica **deal**'
 
 
-pytestmark = pytest.mark.xdist_group("test_replicas")  # one worker: its two replicas set up once
-
-
 @pytest.fixture(scope="module")
 def replicas(pg_server, tmp_path_factory):
     require_browser()

@@ -16,8 +16,6 @@ from webui import share
 from webui.i18n import Translator
 from webui.titles import file_stem, scenario_title
 
-pytestmark = pytest.mark.xdist_group("test_report_page")  # one worker: its app server set up once
-
 
 @pytest.fixture(scope="module")
 def server():

@@ -20,9 +20,6 @@ EXCEPTION = '[data-testid="stException"]'
 COOKIE = "fabric_session"
 
 
-pytestmark = pytest.mark.xdist_group("test_session")  # one worker: its app server set up once
-
-
 @pytest.fixture(scope="module")
 def server():
     require_browser()

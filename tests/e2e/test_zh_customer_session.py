@@ -52,9 +52,6 @@ TICKS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd => [..
   '.xtick text, .ytick text')].map(e => e.textContent))"""
 
 
-pytestmark = pytest.mark.xdist_group("test_zh_customer_session")  # one worker: its app server set up once
-
-
 @pytest.fixture(scope="module")
 def server():
     require_browser()

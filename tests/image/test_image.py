@@ -45,9 +45,6 @@ APP_UID = 10001
 PRESET = "seed-case2-24xA100"
 
 
-pytestmark = pytest.mark.xdist_group("test_image")  # one worker: the built image and its container set up once
-
-
 @pytest.fixture(scope="module")
 def image() -> str:
     require_podman()

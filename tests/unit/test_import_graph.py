@@ -12,9 +12,6 @@ import pytest
 PACKAGES = ("costmodel", "webui", "store", "app_pages")
 
 
-pytestmark = pytest.mark.xdist_group("test_import_graph")  # one worker: the import graph set up once
-
-
 @pytest.fixture(scope="module")
 def graph():
     return grimp.build_graph(*PACKAGES, cache_dir=None)

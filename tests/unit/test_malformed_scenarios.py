@@ -218,7 +218,6 @@ def test_load_scenario_refuses(name, generated_dir):
     _assert_names_field(str(info.value), _case(name))
 
 
-@pytest.mark.xdist_group("malformed_cli")  # one worker runs the CLI on every case, once
 @pytest.mark.parametrize("name", _params("cli"))
 def test_cli_refuses_with_one_line(name, cli_results):
     proc = cli_results[name]
