@@ -25,7 +25,9 @@ PRESET = "seed-intro-32xA100"
 
 COLLECT = """() => {
   // every visible text node on its own (chips and cells written side by side stay separate words)
-  const skip = '.katex, [data-testid="stIconMaterial"], code, pre, script, style, [data-testid="stSkipToContent"]';
+  // stStatusWidget: Streamlit's own "Running… Stop" while a run is in flight, not the app's words
+  const skip = '.katex, [data-testid="stIconMaterial"], code, pre, script, style, [data-testid="stSkipToContent"], '
+             + '[data-testid="stStatusWidget"]';
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
