@@ -2,7 +2,9 @@
 #   make run   - create .venv, install, start the app on http://localhost:8501
 #   make test  - install test dependencies (Python packages, checkov in .venv-tools; Chromium, a CJK font,
 #                PostgreSQL, nginx, podman, runc and mmdebstrap from Debian when missing), run the whole
-#                suite: lint, unit, property, store, app, browser, deployment and container-image tests
+#                suite: lint, unit, property, store, app, browser, deployment and container-image tests, on
+#                TEST_WORKERS pytest-xdist workers (each with its own ports, databases and Chromium; one test
+#                file on one worker, so a module's server starts once)
 # Python packages come from requirements.lock / requirements-dev.lock (exact versions with hashes, made
 # from requirements*.txt by `make lock`); `make image` builds the container image with podman.
 PYTHON ?= python3
@@ -10,6 +12,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 TOOLS  ?= .venv-tools
 PORT   ?= 8501
+# pytest-xdist workers for `make test`: 3 on the 2-core machine, since the browser, server and
+# container tests spend much of their time waiting (README "Benchmarks" has the suite's times)
+TEST_WORKERS ?= 3
 
 .PHONY: run test lint bench bench-load install install-dev clean lock image test-image
 
@@ -48,7 +53,7 @@ test: install-dev
 	bash scripts/system-deps.sh
 	$(BIN)/ruff check .
 	PYTHONPATH=. $(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 bench: install-dev
 	PYTHONPATH=. $(BIN)/python bench/model_bench.py

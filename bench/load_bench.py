@@ -434,7 +434,7 @@ def main() -> int:
         users_file = work / "users.json"  # no accounts: every session is a public customer
         # Stack.__init__ starts the replicas, then nginx: keep a handle even if it fails halfway
         stack = Stack.__new__(Stack)
-        Stack.__init__(stack, pg.new_database(), users_file, replicas=2)
+        Stack.__init__(stack, pg.new_database(), users_file, replicas=2, listen=NGINX_PORT)
         return asyncio.run(bench(args, stack))
     finally:
         if stack is not None:

@@ -5,7 +5,7 @@ reason in ``note``), label and help translation keys, the model array it feeds a
 whether the tornado / Monte Carlo swing it and whether the break-even solver can solve for it.
 The schema's bounds, the solver's parameters, the tornado's swings, the unit scaling of
 ``inputs.build``, the workbook's input rows and the app's widgets are generated from it, so an
-input's bounds live in one place. The file is read once with ``yaml.safe_load`` and checked;
+input's bounds live in one place. The file is read once with PyYAML's safe loader (``CSafeLoader``) and checked;
 a malformed entry raises :class:`~costmodel.errors.CatalogError` naming it.
 
 >>> spec("fabric.ops_factor").bounds()
@@ -285,7 +285,7 @@ def load(path: Path | None = None) -> dict[str, QuantitySpec]:
     see :func:`_entry`)."""
     path = QUANTITIES_FILE if path is None else path
     with path.open(encoding="utf-8") as fh:
-        doc = yaml.safe_load(fh)
+        doc = yaml.load(fh, Loader=yaml.CSafeLoader)
     if not isinstance(doc, dict) or not isinstance(doc.get("quantities"), list):
         raise CatalogError(f"{path.name}: needs a 'quantities' list")
     out: dict[str, QuantitySpec] = {}

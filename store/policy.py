@@ -30,7 +30,7 @@ class Policy:
 @functools.cache
 def policy() -> Policy:
     """Read ``policy.yaml`` once."""
-    raw = yaml.safe_load(POLICY_FILE.read_text(encoding="utf-8"))
+    raw = yaml.load(POLICY_FILE.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     pair = raw["login_throttle"]["per_name_and_client"]
     return Policy(
         max_name_failures=int(raw["login_throttle"]["max_failures_per_name"]),

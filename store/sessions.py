@@ -40,7 +40,7 @@ class Settings:
 
 @functools.cache
 def settings() -> Settings:
-    raw = yaml.safe_load(SETTINGS_FILE.read_text(encoding="utf-8"))["web_session"]
+    raw = yaml.load(SETTINGS_FILE.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)["web_session"]
     return Settings(int(raw["token_bytes"]), float(raw["lifetime_s"]), float(raw["handoff_s"]), str(raw["cookie"]))
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 
 import need
 import pytest
+from ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -34,13 +34,6 @@ def require_browser() -> None:
         missing.append("the playwright package")
     if missing:
         need.missing(f"end-to-end tests need {' and '.join(missing)}")
-
-
-def free_port() -> int:
-    """A free TCP port on loopback."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class AppServer:

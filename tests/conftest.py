@@ -1,4 +1,13 @@
-"""Shared fixtures."""
+"""Shared fixtures.
+
+The suite runs on several pytest-xdist workers (``make test``: ``-n`` with ``--dist loadfile``);
+every worker is its own process with its own store files, PostgreSQL server, Chromium and ports
+(``ports.py``). ``loadfile`` keeps each test file on one worker, so a module fixture (an app server,
+the built image, the CLI runs of the malformed scenarios) starts once. (``--dist loadgroup`` with
+``xdist_group`` marks would be finer, but pytest-xdist 3.8 cannot group under pytest 9.2: it marks
+a group by rewriting ``item._nodeid``, which pytest 9.2's node ids no longer read —
+pytest-dev/pytest-xdist#1386.)
+"""
 
 from __future__ import annotations
 
@@ -11,10 +20,15 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# The app opens its store on start: tests never touch a developer's var/ files.
-_TMP = Path(tempfile.mkdtemp(prefix="fabric-tco-tests-"))
-os.environ.setdefault("FABRIC_TCO_DB", str(_TMP / "app-store.db"))
-os.environ.setdefault("FABRIC_TCO_USERS", str(_TMP / "users.json"))
+# The app opens its store on start: tests never touch a developer's var/ files. One dir per process:
+# xdist workers inherit the controlling process's environment, paths into its dir included, and
+# replace those (a path the developer set before pytest started is kept).
+_TMP = Path(tempfile.mkdtemp(prefix=f"fabric-tco-tests-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}-"))
+_PARENT_TMP = os.environ.get("FABRIC_TCO_TESTS_TMP")
+for _var, _name in (("FABRIC_TCO_DB", "app-store.db"), ("FABRIC_TCO_USERS", "users.json")):
+    if _var not in os.environ or (_PARENT_TMP and os.environ[_var].startswith(_PARENT_TMP)):
+        os.environ[_var] = str(_TMP / _name)
+os.environ["FABRIC_TCO_TESTS_TMP"] = str(_TMP)
 os.environ.pop("DATABASE_URL", None)
 
 
@@ -35,6 +49,22 @@ def pg_server():
     yield server
     server.stop()
     shutil.rmtree(work, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium through Playwright, one per worker for the whole run (fails under CI=true
+    when missing). While it runs, Playwright's sync API holds the main thread's event loop: tests
+    run coroutines with ``origin_probe.run`` (a thread of its own), never ``asyncio.run``."""
+    from browser_helpers import CHROMIUM, FLAGS, require_browser
+
+    require_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

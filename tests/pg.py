@@ -9,12 +9,12 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import time
 from pathlib import Path
 
 from need import missing
+from ports import free_port
 
 PG_ROOT = Path("/usr/lib/postgresql")
 SUPERUSER = "fabric"
@@ -33,13 +33,6 @@ def require_postgres() -> Path:
     if found is None:
         missing("PostgreSQL server binaries not found under /usr/lib/postgresql (Debian package postgresql)")
     return found
-
-
-def free_port() -> int:
-    """A free TCP port on loopback."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class PgServer:

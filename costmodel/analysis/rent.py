@@ -73,7 +73,7 @@ def load_rental_table(path: Path = RENTAL_FILE) -> RentalTable:
     cat = load_catalog()
     try:
         with path.open(encoding="utf-8") as fh:
-            table = RentalTable.model_validate(yaml.safe_load(fh))
+            table = RentalTable.model_validate(yaml.load(fh, Loader=yaml.CSafeLoader))
     except (OSError, yaml.YAMLError, ValidationError) as exc:
         raise CatalogError(f"{path.name}: {exc}") from exc
     for gpu, by_class in table.gpus.items():

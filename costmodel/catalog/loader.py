@@ -3,7 +3,7 @@
 Every number in ``costmodel/data`` is a :class:`Quantity` — a typical value, an optional
 ``low``/``high`` range, a ``source`` key of ``references.yaml`` and an ``as_of`` date. The files
 are read once, on first use (``load_catalog`` is cached; importing the model reads no file), with
-``yaml.safe_load`` only.
+PyYAML's safe loader only (libyaml's ``CSafeLoader``: the same documents, parsed ≈ 7× faster).
 
 The packaged catalog is the default everywhere. Another catalog (a test's, ORBIT-style: the
 packaged files copied and edited in a temporary directory) is passed in: ``load_catalog(path)``,
@@ -248,7 +248,7 @@ class Catalog(BaseModel):
 def _read_yaml(path: Path) -> dict:
     try:
         with path.open(encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
+            data = yaml.load(fh, Loader=yaml.CSafeLoader)
     except (OSError, yaml.YAMLError) as exc:
         raise CatalogError(f"cannot read {path.name}: {exc}") from exc
     if not isinstance(data, dict):

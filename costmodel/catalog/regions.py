@@ -30,7 +30,7 @@ TAX_KEYS = ("tax_rate", "depreciation_years_servers", "depreciation_years_networ
 def _data() -> MappingProxyType:
     """The file, checked: every region present, every number a sourced :class:`Quantity`."""
     with DATA_FILE.open(encoding="utf-8") as fh:
-        raw = yaml.safe_load(fh)
+        raw = yaml.load(fh, Loader=yaml.CSafeLoader)
     refs = load_catalog().references
     try:
         tax = {r: {k: Quantity(**raw["tax_regions"][r][k]) for k in TAX_KEYS} for r in TAX_REGIONS}

@@ -170,7 +170,7 @@ class AnchorCheck:
 @lru_cache(maxsize=1)
 def load_anchors() -> AnchorFile:
     """The anchors as stored, validated; every source must be a reference key."""
-    doc = AnchorFile.model_validate(yaml.safe_load(ANCHOR_FILE.read_text(encoding="utf-8")))
+    doc = AnchorFile.model_validate(yaml.load(ANCHOR_FILE.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
     refs = load_catalog().references
     for a in doc.anchors:
         if a.source not in refs:

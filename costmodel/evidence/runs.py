@@ -57,7 +57,7 @@ class RunCheck:
 def load_runs() -> tuple[dict, ...]:
     """The published runs, as stored."""
     text = resources.files("costmodel").joinpath("data/training_runs.yaml").read_text(encoding="utf-8")
-    return tuple(yaml.safe_load(text)["runs"])
+    return tuple(yaml.load(text, Loader=yaml.CSafeLoader)["runs"])
 
 
 def scenario_of(run: dict, compute_efficiency: float | None = None) -> Scenario:

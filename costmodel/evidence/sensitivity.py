@@ -40,7 +40,7 @@ BITS_PER_BYTE = 8.0
 def settings() -> dict:
     """``data/sensitivity.yaml`` as stored: grid, knee share, reference runs, markers, Calculon."""
     text = resources.files("costmodel").joinpath("data/sensitivity.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return yaml.load(text, Loader=yaml.CSafeLoader)
 
 
 def bandwidth_grid(low: float | None = None, high: float | None = None, points: int | None = None) -> np.ndarray:

@@ -25,7 +25,7 @@ LABELS_FILE = DATA_DIR / "export_bom_labels.yaml"
 def labels(lang: str) -> dict:
     """The sheet's texts in ``lang`` (``en`` or ``zh``)."""
     with LABELS_FILE.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)[lang]
+        return yaml.load(fh, Loader=yaml.CSafeLoader)[lang]
 
 
 def _name_of(field: str, j: int) -> str:

@@ -154,7 +154,7 @@ def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, 
 @functools.cache
 def _headers(lang: str) -> dict[str, str]:
     with HEADERS_FILE.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)[lang]
+        return yaml.load(fh, Loader=yaml.CSafeLoader)[lang]
 
 
 def _in_language(rows: list[dict], result: Result, lang: str) -> list[dict]:

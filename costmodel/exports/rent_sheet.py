@@ -21,7 +21,7 @@ LABELS_FILE = DATA_DIR / "export_labels_rent.yaml"
 def labels(lang: str) -> dict:
     """The sheet's texts in ``lang`` (``en`` or ``zh``)."""
     with LABELS_FILE.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)[lang]
+        return yaml.load(fh, Loader=yaml.CSafeLoader)[lang]
 
 
 def _price_rows(ws, book, tx, o, cat, lang: str, r: int) -> tuple[int, dict]:

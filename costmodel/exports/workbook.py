@@ -86,7 +86,7 @@ def labels(lang: str) -> dict:
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)} (got {lang!r})")
     with LABELS_FILE.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh)[lang]
+        return yaml.load(fh, Loader=yaml.CSafeLoader)[lang]
 
 
 def _safe_name(text: str, limit: int = 31) -> str:

@@ -86,7 +86,7 @@ def load_grid(path: Path = GRID_FILE) -> Grid:
     True
     """
     with path.open(encoding="utf-8") as fh:
-        raw = (yaml.safe_load(fh) or {}).get("grid") or {}
+        raw = (yaml.load(fh, Loader=yaml.CSafeLoader) or {}).get("grid") or {}
     refs = load_catalog().references
     values = {}
     for key in LAYOUT_KEYS:

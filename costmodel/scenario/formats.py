@@ -88,7 +88,7 @@ def _v2_to_v3(doc: dict) -> dict:
 
 @functools.cache
 def _v2_upper_bounds() -> dict[str, dict[str, float]]:
-    return yaml.safe_load((FORMATS_DIR / "v2_upper_bounds.yaml").read_text(encoding="utf-8"))
+    return yaml.load((FORMATS_DIR / "v2_upper_bounds.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
 
 
 def _v3_to_v4(doc: dict) -> dict:

@@ -55,7 +55,7 @@ class LocaleDefaults:
 @functools.cache
 def _file() -> dict:
     with DATA_FILE.open(encoding="utf-8") as fh:
-        return yaml.safe_load(fh) or {}
+        return yaml.load(fh, Loader=yaml.CSafeLoader) or {}
 
 
 @functools.cache

@@ -51,7 +51,7 @@ def _all() -> dict[str, Preset]:
     out = {}
     for path in sorted(PRESET_DIR.glob("*.yaml")):
         with path.open(encoding="utf-8") as fh:
-            raw = yaml.safe_load(fh)
+            raw = yaml.load(fh, Loader=yaml.CSafeLoader)
         try:
             preset = Preset.model_validate(raw)
         except ValidationError as exc:

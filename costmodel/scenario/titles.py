@@ -32,7 +32,7 @@ def texts(lang: str) -> dict[str, str]:
     """The title texts of ``lang`` (``en`` or ``zh``)."""
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {', '.join(LANGUAGES)} (got {lang!r})")
-    return yaml.safe_load((DATA_DIR / "titles.yaml").read_text(encoding="utf-8"))[lang]
+    return yaml.load((DATA_DIR / "titles.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)[lang]
 
 
 def _plain(value: float) -> str:

@@ -5,11 +5,11 @@ node count through the widget's state, open Compare, and read the TCO cards the 
 
 from __future__ import annotations
 
-import asyncio
 import sys
 
 import pytest
 from browser_helpers import ROOT, AppServer
+from origin_probe import run
 
 import costmodel
 from webui.i18n.money import Money, default_rate
@@ -56,7 +56,7 @@ def test_widget_change_then_compare_shows_the_model_numbers(server):
         finally:
             await s.close()
 
-    s, (opened, edit, compare, again) = asyncio.run(session())
+    s, (opened, edit, compare, again) = run(session())  # a thread of its own: a worker's browser holds this loop
     preset_nodes = costmodel.load_preset(PRESET).cluster.nodes
     assert opened.ok, opened.errors
     assert opened.widget(NODES).number_input.default == preset_nodes

@@ -54,7 +54,13 @@ def test_switching_to_chinese_shows_china_prices_in_yuan(browser, server):
         assert page.locator(EXCEPTION).count() == 0
         page.screenshot(path=str(ROOT / "out" / "china-cluster-zh.png"), full_page=True)
         main = page.locator('[data-testid="stMain"]')
-        values = main.locator("input").evaluate_all("els => els.map(e => e.value)")
+
+        def inputs() -> list[str]:
+            return main.locator("input").evaluate_all("els => els.map(e => e.value)")
+
+        # the old page's h1 can satisfy _nav's wait: let the Cluster page's run fill its fields first
+        wait_for(page, lambda: "0.620" in inputs(), True)
+        values = inputs()
         assert "0.620" in values, values  # the CNY power price (three decimals, as the field shows)
         assert values.count("中国") == 2, values  # the China grid and tax regions (their selected options)
     finally:

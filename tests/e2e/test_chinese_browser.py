@@ -25,7 +25,9 @@ PRESET = "seed-intro-32xA100"
 
 COLLECT = """() => {
   // every visible text node on its own (chips and cells written side by side stay separate words)
-  const skip = '.katex, [data-testid="stIconMaterial"], code, pre, script, style, [data-testid="stSkipToContent"]';
+  // stStatusWidget: Streamlit's own "Running… Stop" while a run is in flight, not the app's words
+  const skip = '.katex, [data-testid="stIconMaterial"], code, pre, script, style, [data-testid="stSkipToContent"], '
+             + '[data-testid="stStatusWidget"]';
   const out = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -74,6 +76,7 @@ def _open_everything(page) -> list[str]:
         texts += page.evaluate(COLLECT)
         tab.click()
         page.wait_for_timeout(500)
+        settle(page)  # a run a click starts shows Streamlit's English "Stop" until it ends
     return texts
 
 
@@ -94,6 +97,7 @@ def _walk(page, name: str) -> dict[str, str]:
     assert page.locator('[data-testid="stException"]').count() == 0, name
     texts = _open_everything(page)
     _screenshot(page, name)
+    settle(page)
     texts += page.evaluate(COLLECT)
     return {w: text.strip()[:120] for text in texts for w in latin_words(text, {USER})}
 

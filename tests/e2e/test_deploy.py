@@ -30,7 +30,7 @@ from browser_helpers import (
     wait_for,
 )
 from origin_probe import handshake, refused_origins, run
-from stack import NGINX, Nginx, Stack, require_nginx
+from stack import LISTEN, NGINX, PID, Nginx, Stack, require_nginx
 
 import costmodel
 import store
@@ -79,7 +79,12 @@ def test_nginx_config_is_valid_as_deployed(stack):
     out = subprocess.run([NGINX, "-t", "-p", str(stack.nginx.dir), "-c", str(stack.nginx.conf)],
                          capture_output=True, text=True, timeout=30)
     assert out.returncode == 0, out.stderr
-    assert stack.nginx.conf.read_bytes() == (Path(__file__).resolve().parents[2] / "deploy/nginx.conf").read_bytes()
+    # the deployed file, line for line, but for this worker's listen port and the pid file's place
+    deployed = (Path(__file__).resolve().parents[2] / "deploy/nginx.conf").read_text(encoding="utf-8").splitlines()
+    running = stack.nginx.conf.read_text(encoding="utf-8").splitlines()
+    assert len(running) == len(deployed)
+    changed = {(a.strip(), b.strip()) for a, b in zip(deployed, running, strict=True) if a != b}
+    assert changed == {(LISTEN, f"listen {stack.nginx.port};"), (PID, f"pid {stack.nginx.dir / 'nginx.pid'};")}, changed
 
 
 def test_upload_through_nginx_then_a_second_session_loads_identical_results(stack, browser, tmp_path):
@@ -289,12 +294,12 @@ def test_websockets_through_nginx_accept_only_the_public_origin(stack):
     """nginx passes the browser's Host (with its port) and scheme on: the replicas accept a handshake
     from the proxy's public origin only — not from a replica's own port, another port or scheme, a
     localhost alias or another host — and the scheme a TLS terminator in front reports counts."""
-    base = stack.base  # http://127.0.0.1:8080
+    base = stack.base  # http://127.0.0.1:<this worker's nginx port>
     assert run(handshake(base, base)) == 101
     replica = f"http://127.0.0.1:{stack.apps[0].port}"
     assert run(handshake(base, replica)) == 403
     for what, origin in refused_origins(stack.nginx.port).items():
         assert run(handshake(base, origin)) == 403, what
     behind_tls = {"X-Forwarded-Proto": "https"}  # TLS ends in front of nginx, which speaks HTTP
-    assert run(handshake(base, "https://127.0.0.1:8080", headers=behind_tls)) == 101
+    assert run(handshake(base, f"https://127.0.0.1:{stack.nginx.port}", headers=behind_tls)) == 101
     assert run(handshake(base, base, headers=behind_tls)) == 403

@@ -77,8 +77,14 @@ def service():
     svc.close()
 
 
+def _node_pids() -> set[int]:
+    """Node processes among this process's descendants (the worker's own Playwright driver included)."""
+    return {p for p in _descendants() if b"node" in Path(f"/proc/{p}/comm").read_bytes()}
+
+
 def test_one_niced_chromium_serves_every_job_and_is_restarted_when_it_dies(service):
     before = _chromium_pids()
+    nodes_before = _node_pids()  # the session's browser fixture may already hold a Playwright driver
     jobs = [_wait(service.submit(f"s{i}", "k", lambda i=i: PAGE.format(f"report {i}"))) for i in range(3)]
     assert all(j.state == pdf_service.DONE and j.pdf[:5] == b"%PDF-" for j in jobs), [j.error for j in jobs]
     browsers = _chromium_pids() - before
@@ -91,7 +97,7 @@ def test_one_niced_chromium_serves_every_job_and_is_restarted_when_it_dies(servi
     policies = {_policy(task) for p in tree for task in Path(f"/proc/{p}/task").glob("*")} - {None}
     assert len(tree) >= 3 and policies == {os.SCHED_IDLE}, policies
     # no Node driver (Playwright's held ~200 MiB per server): Chromium is driven over its pipe
-    assert not [p for p in _descendants() if b"node" in Path(f"/proc/{p}/comm").read_bytes()]
+    assert not _node_pids() - nodes_before
     os.kill(pid, signal.SIGKILL)
     time.sleep(0.5)
     job = _wait(service.submit("s9", "k", lambda: PAGE.format("after the crash")))

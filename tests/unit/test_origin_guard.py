@@ -3,9 +3,8 @@ match; a configured list replaces the request's own origin; a refused request ne
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
+from origin_probe import run
 
 from webui.session import origin_guard
 from webui.session.origin_guard import OriginGuard, allowed, configured, normalise
@@ -71,7 +70,7 @@ def _run(scope: dict) -> tuple[list[dict], bool]:
     async def send(message):
         sent.append(message)
 
-    asyncio.run(OriginGuard(app)(scope, receive, send))
+    run(OriginGuard(app)(scope, receive, send))  # a thread of its own: a worker's browser holds this loop
     return sent, bool(reached)
 
 

@@ -9,6 +9,7 @@ import ast
 import csv
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -96,6 +97,9 @@ def test_no_pickle_eval_or_unsafe_yaml_in_the_model(root):
         text = path.read_text(encoding="utf-8")
         for bad in ("pickle", "eval(", "exec(", "yaml.unsafe_load", "yaml.Loader", "FullLoader"):
             assert bad not in text, f"{path.name} contains {bad}"
+        # every yaml.load names a safe loader: libyaml's CSafeLoader, or validation's SafeLoader subclass
+        safe = re.findall(r"Loader=(?:yaml\.CSafeLoader|_NoAliasLoader)\)", text)
+        assert text.count("yaml.load(") == len(safe), f"{path.name} loads YAML without a safe loader"
 
 
 def test_the_pdf_report_is_the_apps_command(tmp_path, capsys):

@@ -40,7 +40,7 @@ def catalog(lang: str) -> dict[str, str]:
         if not path.exists():
             continue
         with path.open(encoding="utf-8") as fh:
-            texts = _flatten(yaml.safe_load(fh) or {})
+            texts = _flatten(yaml.load(fh, Loader=yaml.CSafeLoader) or {})
         twice = sorted(out.keys() & texts.keys())
         if twice:
             raise ValueError(f"{path.name}: keys already defined in another {lang} locale file: {twice[:5]}")

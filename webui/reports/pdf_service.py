@@ -44,7 +44,8 @@ QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
 BUILDING, CHARTS, PRINTING = "building", "charts", "printing"
 STAGES = (BUILDING, CHARTS, PRINTING)
 CHARTS_FLAG = "__chartsDone"  # set by the report's script once every chart is drawn
-LIMITS: dict = yaml.safe_load((Path(__file__).with_name("pdf_service.yaml")).read_text(encoding="utf-8"))["pdf_service"]
+LIMITS: dict = yaml.load((Path(__file__).with_name("pdf_service.yaml")).read_text(encoding="utf-8"),
+                         Loader=yaml.CSafeLoader)["pdf_service"]
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 # headless printing on a server: no GPU, no sandbox (the container is the boundary; Chromium's
 # sandbox needs user namespaces), /tmp instead of a small /dev/shm, no background traffic, no

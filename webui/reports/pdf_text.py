@@ -28,7 +28,7 @@ _HEX = rb"<([0-9A-Fa-f]+)>"
 @functools.cache
 def equivalents() -> dict[int, int]:
     """CJK radical or stroke code point → its equivalent unified ideograph (``pdf_text.yaml``)."""
-    data = yaml.safe_load(Path(__file__).with_name("pdf_text.yaml").read_text(encoding="utf-8"))
+    data = yaml.load(Path(__file__).with_name("pdf_text.yaml").read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     return {int(k): int(v) for k, v in data["equivalents"].items()}
 
 

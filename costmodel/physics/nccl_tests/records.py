@@ -107,7 +107,7 @@ class Log:
 def settings() -> dict:
     """The importer's limits and fit settings (``data/nccl_tests.yaml``)."""
     with SETTINGS_FILE.open(encoding="utf-8") as fh:
-        data = yaml.safe_load(fh)
+        data = yaml.load(fh, Loader=yaml.CSafeLoader)
     return {**data["limits"], **data["fit"]}
 
 
