@@ -3,7 +3,10 @@
 1. Sweep cost: ``costmodel.sweep`` over a large array of node counts, against numpy's multiply-add
    pass (``a * c + d``, float64) over the sweep's array length (node counts × fabrics): the sweep's
    cost per evaluation in such passes, its throughput, and its ratio to calling ``costmodel.evaluate``
-   one scenario at a time (the Python-loop path the vectorised design avoids).
+   one scenario at a time (the Python-loop path the vectorised design avoids). Node counts are whole
+   numbers of a bounded range, so a long sweep repeats them and computes each distinct one once: the
+   same figure on the distinct node counts alone (against the multiply-add over their own, shorter,
+   length) follows.
 2. Monte Carlo: ``costmodel.monte_carlo`` with 10 000 draws × 4 fabrics, against the time
    numpy needs just to draw the same random inputs (``Generator.triangular`` per quantity).
 3. The same work re-sized in every draw (:func:`costmodel.analysis.work_resize.resized_monte_carlo`,
@@ -83,6 +86,13 @@ def main() -> None:
                                   lambda: [a * c + d for _ in range(passes)], args.repeat)
     t_pass = t_madd / passes
     sweep_rate = size / t_sweep
+    # the same on distinct node counts only (the sweep computes each distinct count once)
+    distinct = np.unique(nodes)
+    a1, c1, d1 = (x[: distinct.size * n_fab] for x in (a, c, d))
+    passes1 = max(1, passes * size // a1.size)
+    t_distinct, t_madd1 = interleaved(lambda: costmodel.sweep(scenario, nodes=distinct),
+                                      lambda: [a1 * c1 + d1 for _ in range(passes1)], args.repeat)
+    t_pass1 = t_madd1 / passes1
 
     singles = [scenario.model_copy(update={"cluster": scenario.cluster.model_copy(update={"nodes": int(n)})})
                for n in nodes[:200]]
@@ -124,6 +134,8 @@ def main() -> None:
           f"→ {single_rate:>12,.0f} evaluations/s")
     print(f"multiply-add a*c+d over {size:,} float64 in {t_pass * 1e3:8.2f} ms")
     print(f"sweep cost per evaluation: {t_sweep / t_pass:,.0f} multiply-add passes   (target ≤ 600, aim 200)")
+    print(f"distinct     {distinct.size:>9,} node counts × {n_fab} fabrics in {t_distinct * 1e3:8.1f} ms: "
+          f"{t_distinct / t_pass1:,.0f} multiply-add passes over its own length ({t_pass1 * 1e3:.3f} ms)")
     print(f"ratio sweep / one-by-one: {sweep_rate / single_rate:,.0f}×   (target ≥ 300×)")
     print(f"monte carlo  {args.draws:>9,} draws × {n_fab} fabrics    in {t_mc * 1e3:8.1f} ms   (target < 500 ms)")
     print(f"numpy draws only (Generator.triangular per quantity) in {t_draw * 1e3:8.1f} ms")

@@ -101,9 +101,13 @@ def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataF
     if bad.any():
         raise ScenarioError([("nodes", f"node counts must be whole numbers from {lo} to {hi} (got {arr[bad][0]!r})")])
     built = _built(scenario, catalog)
-    inputs = built.inputs.replace(nodes=arr.reshape(-1, 1))
+    # the model is elementwise in the node count: each distinct count is computed once
+    distinct, rows = np.unique(arr, return_inverse=True)
+    if distinct.size == arr.size:  # no repeats: the table's own order, no gather
+        distinct, rows = arr, None
+    inputs = built.inputs.replace(nodes=distinct.reshape(-1, 1))
     out = compute(inputs, built.structure, lines=False)
-    return to_frame(out, {"nodes": arr.astype(int)})
+    return to_frame(out, {"nodes": arr.astype(int)}, rows=None if rows is None else rows.ravel())
 
 
 def load_scenario(path: str | Path, catalog: Catalog | None = None) -> Scenario:

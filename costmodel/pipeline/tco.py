@@ -28,7 +28,7 @@ from costmodel.money import bom as bom_lines
 from costmodel.money.ledger import CAPEX_CATEGORIES, CATEGORIES
 from costmodel.pipeline.inputs import Inputs, Structure
 from costmodel.pipeline.stages.after_tax import AfterTax, after_tax
-from costmodel.pipeline.stages.batch import broadcast_inputs, expand, fields_of, float_inputs, take_rows
+from costmodel.pipeline.stages.batch import batch_nodes, fields_of, float_inputs, take_rows
 from costmodel.pipeline.stages.carbon import carbon
 from costmodel.pipeline.stages.cash_flows import cash_flows
 from costmodel.pipeline.stages.cost_rates import cost_rates
@@ -112,13 +112,14 @@ class Outputs:
 def compute(p: Inputs, st: Structure, modes: Modes | None = None, *, lines: bool = True) -> Outputs:
     """Evaluate the whole model for every row and fabric: the stages of :mod:`costmodel.pipeline.stages`.
 
-    Inputs are broadcast once to ``(S, F)``; then topology → step time → reliability → schedule →
-    cost rates (the ledger) → cash flows → metrics. ``modes``: each row's own schedule and scope;
-    ``lines=False``: no priced BOM or running lines (batches that read totals only).
+    Inputs at their own shapes (:func:`~costmodel.pipeline.stages.batch.batch_nodes`); topology → step
+    time → reliability → schedule → cost rates (the ledger) → cash flows → metrics; results broadcast to
+    ``(S, F)``. ``modes``: each row's own schedule and scope; ``lines=False``: no priced BOM or running
+    lines (batches that read totals only).
     """
     own = float_inputs(p)  # each input at its own shape: what a batch varies has more than one row
-    p = broadcast_inputs(own)
-    topo = expand(topology(own), p.nodes.shape)  # computed once for what every draw of a batch shares
+    p, shape = batch_nodes(own)
+    topo = topology(own)
     step = step_time(p, topo, search=st.parallelism == "best")
     rel = reliability(p, topo)
     sched = schedule(p, step, rel, st.schedule if modes is None else modes.always_busy)
@@ -130,11 +131,23 @@ def compute(p: Inputs, st: Structure, modes: Modes | None = None, *, lines: bool
     extra = {"tco_after_tax": taxes.tco_after_tax, "npv_after_tax": -taxes.pv_cost_after_tax,
              "tax_shield": taxes.tax_shield, "depreciation": taxes.depreciation,
              **carbon(rates.amounts["co2_kg"], sched.runs_per_year, st.horizon_years)}
-    return Outputs(
+    return _grown(Outputs(
         structure=st, amounts={c: rates.amounts[c] for c in CATEGORIES},
         capex_schedule=flows.capex_schedule, recurring_schedule=flows.recurring_schedule,
         discount=flows.discount, tco=flows.tco, pv_cost=flows.pv_cost, breakdown=flows.breakdown,
         metrics=dict(figures.values) | extra, drivers=rates.drivers, bom=dict(topo.bom), taxes=taxes,
         bom_priced=bom_lines.priced(rates.drivers, env, flows.tco.shape) if lines else {},
         running=bom_lines.running(rates.amounts, env, flows.tco.shape) if lines else {},
-    )
+    ), shape)
+
+
+def _grown(v, shape: tuple[int, int]):
+    """``v`` with every array of two or more dimensions broadcast to ``shape`` on its first two axes."""
+    if isinstance(v, np.ndarray):
+        return np.broadcast_to(v, shape + v.shape[2:]) if v.ndim >= 2 and v.shape[:2] != shape else v
+    if isinstance(v, dict):
+        return {k: _grown(x, shape) for k, x in v.items()}
+    if dataclasses.is_dataclass(v) and not isinstance(v, type):
+        return dataclasses.replace(v, **{f.name: _grown(getattr(v, f.name), shape)
+                                         for f in dataclasses.fields(v) if f.init})
+    return v

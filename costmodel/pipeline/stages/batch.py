@@ -54,6 +54,21 @@ def broadcast_inputs(p: Inputs) -> Inputs:
     return Inputs(**out)
 
 
+def batch_nodes(p: Inputs) -> tuple[Inputs, tuple[int, ...]]:
+    """The inputs at their own shapes but the node count broadcast to the batch shape ``(S, F)`` (the
+    stages read the batch shape from it), and that shape: what depends on no varied input is computed
+    once, on its small shape (a fabric's prices at ``(1, F)``), and broadcasts where it meets the rest.
+
+    >>> from costmodel.pipeline.inputs import build
+    >>> from costmodel.scenario.schema import Scenario
+    >>> p, shape = batch_nodes(float_inputs(build(Scenario()).inputs.replace(nodes=np.array([[2.], [4.]]))))
+    >>> shape, p.nodes.shape, p.nic_price.shape
+    ((2, 4), (2, 4), (1, 4))
+    """
+    shape = np.broadcast_shapes(*(a.shape for a in fields_of(p).values()))
+    return p.replace(nodes=np.broadcast_to(p.nodes, shape)), shape
+
+
 def float_inputs(p: Inputs) -> Inputs:
     """Every input as a float array of its own shape (no broadcast): the smallest views a stage that
     reads only what a batch does not vary can compute on (the topology in a Monte Carlo run)."""
@@ -69,19 +84,6 @@ def compact_inputs(p: Inputs) -> Inputs:
     """Every input at its smallest broadcastable view (:func:`compact`): a stage that reads only
     what a batch does not vary (the topology in a Monte Carlo run) computes it once."""
     return Inputs(**{name: compact(a) for name, a in fields_of(p).items()})
-
-
-def expand(obj, shape: tuple[int, ...]):
-    """A stage's result with every array (and every array in a dict field) broadcast to ``shape``
-    (read-only views)."""
-    def grow(v):
-        if isinstance(v, np.ndarray):
-            return np.broadcast_to(v, shape)
-        if isinstance(v, dict):
-            return {k: grow(x) for k, x in v.items()}
-        return v
-
-    return dataclasses.replace(obj, **{f.name: grow(getattr(obj, f.name)) for f in dataclasses.fields(obj)})
 
 
 def take_rows(obj, rows: slice, n: int):
