@@ -1,4 +1,6 @@
-"""Inputs broadcast once to the batch shape ``(S, F)``, so no later stage stretches shapes."""
+"""The batch's shape: :func:`batch_nodes` (what the model runs on: the node count stretched to
+``(S, F)``, every other input at its own shape) or :func:`broadcast_inputs` (every input at ``(S, F)``,
+for checking the stages on full-shape arrays); and the rows of a batch taken apart."""
 
 from __future__ import annotations
 
@@ -6,7 +8,6 @@ import dataclasses
 
 import numpy as np
 
-from costmodel.arrays import compact
 from costmodel.pipeline.inputs import Inputs
 
 
@@ -78,12 +79,6 @@ def float_inputs(p: Inputs) -> Inputs:
 def fields_of(p: Inputs) -> dict[str, np.ndarray]:
     """The inputs as a name → array mapping (no copies)."""
     return {f.name: getattr(p, f.name) for f in dataclasses.fields(p)}
-
-
-def compact_inputs(p: Inputs) -> Inputs:
-    """Every input at its smallest broadcastable view (:func:`compact`): a stage that reads only
-    what a batch does not vary (the topology in a Monte Carlo run) computes it once."""
-    return Inputs(**{name: compact(a) for name, a in fields_of(p).items()})
 
 
 def take_rows(obj, rows: slice, n: int):
