@@ -9,7 +9,7 @@ import re
 #: checked at all: they are the equations' variables (T, N, P …) and unit symbols (W, B, s, G).
 ALLOWED = frozenset({
     # units and unit prefixes as Chinese technical writing keeps them
-    "GB", "Gb", "GbE", "Gbps", "KiB", "MB", "kW", "kWh", "TFLOP", "MTU",
+    "GB", "Gb", "GbE", "Gbps", "KiB", "MB", "kW", "kWh", "TFLOP", "MTU", "GT",
     # currency codes (the currency picker, the exchange rate)
     "CNY", "USD", "EUR",
     # products, protocols and standards, written the same in Chinese
@@ -105,6 +105,9 @@ CITED = (
     "$2 H100s: How the GPU Rental Bubble Burst", "AIMultiple", "Cloud GPU Rental Price Index",
     "SemiAnalysis", "Tech Reader Daily", "Yobitel", "Quantum-2", "training-cost-trends",
     "CLUSTER_INTERCONNECT_COST_FRACTION",
+    # the host PCIe link of a NIC: the specification, the paper and the model of its overheads
+    "PCI-SIG", "PCI Express Base Specification", "Neugebauer", "Understanding PCIe performance for end host networking",
+    "pcie-bench/pcie-model", "mem_bw.write",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")

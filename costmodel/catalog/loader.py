@@ -88,6 +88,8 @@ class GpuSpec(BaseModel):
     host_cpu_cores: Quantity
     default_gpus_per_node: Quantity
     default_nics_per_node: Quantity
+    nic_pcie_gen: Quantity  # PCIe generation of each compute NIC's host link (its narrowest PCIe hop)
+    nic_pcie_lanes: Quantity  # its lanes
 
 
 class FabricSpec(BaseModel):

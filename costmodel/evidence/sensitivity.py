@@ -3,8 +3,8 @@
 A run of ``data/training_runs.yaml`` is held fixed — GPU and its kernel efficiency (the
 calibrated one where the runs calibrate it), model, batch, layout, node count and the run's
 fabric latencies — and only the *achievable* inter-node bandwidth per GPU changes: the NIC
-line rate times the transport's efficiency and loss factor, divided among the node's GPUs
-(``r · port/8 · η / g``). The whole grid is one call of :func:`costmodel.pipeline.tco.compute` with an
+line rate (or its host slot, where that binds) times the transport's efficiency and loss factor,
+divided among the node's GPUs (``r · min(port/8, slot) · η / g``). The whole grid is one call of :func:`costmodel.pipeline.tco.compute` with an
 ``(S, 1)`` port-speed array (efficiency 1, no loss), plus one row at unlimited bandwidth.
 
 The fabrics of ``data/sensitivity.yaml`` (``markers``) are evaluated as the run's own
@@ -139,9 +139,10 @@ def curve(run_id: str, gbs_per_gpu=None, catalog: Catalog | None = None) -> Curv
     gpus_per_nic = p.gpus_per_node / p.nics_per_node
     port_bps = rows * GIGA * BITS_PER_BYTE * gpus_per_nic  # r · port/8 / g = x with η = 1
     with np.errstate(invalid="ignore", divide="ignore"):  # ∞ line rate: the unused loss branches
-        # x is the achievable bandwidth already: no loss, no congestion factor on top of it
+        # x is the achievable bandwidth already: no loss, no congestion factor and no host slot
+        # (an unbounded PCIe share) on top of it
         out = compute(p.replace(port_bps=port_bps, efficiency=np.ones((1, 1)), loss_rate=np.zeros((1, 1)),
-                                spine_eff=np.ones((1, 1)),
+                                spine_eff=np.ones((1, 1)), pcie_eff=np.full((1, 1), np.inf),
                                 loss_model=np.full((1, 1), float(LOSS_NONE))), built.structure)
     m = {k: np.asarray(out.metrics[k])[:, 0] for k in ("mfu", "hfu", "gpu_utilization", "step_time_s",
                                                         "exposed_comm_s")}
@@ -167,7 +168,7 @@ def markers(run_id: str, fabrics: list[str] | None = None) -> list[Marker]:
     for f in res.fabrics:
         m = f.metrics
         line = m["nic_gbps"] / BITS_PER_BYTE / g
-        out.append(Marker(fabric=f.id, gbs_per_gpu=line * m["effective_efficiency"], line_gbs_per_gpu=line,
+        out.append(Marker(fabric=f.id, gbs_per_gpu=m["scaleout_gbs_per_gpu"], line_gbs_per_gpu=line,
                           mfu=m["mfu"], hfu=m["hfu"], compute_share=m["gpu_utilization"],
                           step_time_s=m["step_time_s"]))
     return out

@@ -23,7 +23,7 @@ import numpy as np
 from costmodel import quantities
 from costmodel.catalog import regions
 from costmodel.catalog.loader import Catalog, Quantity, load_catalog
-from costmodel.physics import calibration, transformer
+from costmodel.physics import calibration, host_link, transformer
 from costmodel.physics.performance import LOSS_MODEL_CODES, hidden_size
 from costmodel.scenario import price_books
 from costmodel.scenario.schema import Scenario
@@ -195,18 +195,20 @@ class _Ranges:
         return typ
 
 
-def _measured_fabrics(scenario: Scenario, fab_specs: list, nics: float, g: float) -> tuple[list, list, list]:
+def _measured_fabrics(scenario: Scenario, fab_specs: list, nics: float, g: float,
+                      slot_gbps: float) -> tuple[list, list, list]:
     """The fabric specs with their measurements applied: an nccl-tests measurement replaces a fabric's
-    efficiency (and loss model), an alltoall_perf measurement only its all-to-all efficiency.
+    efficiency (and loss model), an alltoall_perf measurement only its all-to-all efficiency, each as a
+    share of the NIC's useful rate ``min(port, slot_gbps)`` [Gb/s] (the model applies it to that rate).
     Returns (specs, ring measurements, alltoall measurements), one per fabric (None = not measured)."""
+    useful = [min(spec.port_gbps.typical, slot_gbps) for spec in fab_specs]
     measured = [scenario.measurements.get(f) for f in scenario.fabrics]
-    fab_specs = [spec if m is None else _measured(spec, calibration.efficiency(m, spec.port_gbps.typical, nics, g),
-                                                  m.summary)
-                 for spec, m in zip(fab_specs, measured, strict=True)]
+    fab_specs = [spec if m is None else _measured(spec, calibration.efficiency(m, rate, nics, g), m.summary)
+                 for spec, m, rate in zip(fab_specs, measured, useful, strict=True)]
     measured_a2a = [scenario.alltoall_measurements.get(f) for f in scenario.fabrics]
     fab_specs = [spec if m is None else _measured_alltoall(
-                     spec, calibration.alltoall_efficiency(m, spec.port_gbps.typical, nics, g), m.summary)
-                 for spec, m in zip(fab_specs, measured_a2a, strict=True)]
+                     spec, calibration.alltoall_efficiency(m, rate, nics, g), m.summary)
+                 for spec, m, rate in zip(fab_specs, measured_a2a, useful, strict=True)]
     return fab_specs, measured, measured_a2a
 
 
@@ -294,8 +296,10 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     gpu = _apply(cat.gpus[c.gpu], ov.gpus.get(c.gpu))
     g = c.gpus_per_node or gpu.default_gpus_per_node.typical
     nics = c.nics_per_node or gpu.default_nics_per_node.typical
+    slot_gbps = float(host_link.slot_bytes_s(gpu.nic_pcie_gen.typical, gpu.nic_pcie_lanes.typical,
+                                         cat.model["pcie_efficiency"].typical)) * 8.0 / GIGA
     fab_specs, measured, measured_a2a = _measured_fabrics(
-        scenario, [_apply(cat.fabrics[f], ov.fabrics.get(f)) for f in scenario.fabrics], nics, g)
+        scenario, [_apply(cat.fabrics[f], ov.fabrics.get(f)) for f in scenario.fabrics], nics, g, slot_gbps)
     items = {"gpu": gpu, "gpu_price": _apply(book.gpus[c.gpu], ov.gpu_prices.get(c.gpu)), "model": cat.model,
              "fabric": fab_specs, "fabric_price": [_apply(book.fabrics[f], ov.fabric_prices.get(f))
                                                    for f in scenario.fabrics]}

@@ -23,7 +23,8 @@ from costmodel.pipeline.tco import CATEGORIES, Outputs
 
 #: Per-fabric metrics copied from the model outputs into results and tables.
 METRIC_KEYS = (
-    "nic_gbps", "allreduce_busbw_gbs", "latency_us", "effective_efficiency", "step_time_s",
+    "nic_gbps", "allreduce_busbw_gbs", "scaleout_gbs_per_gpu", "host_slot_gbs", "slot_limited",
+    "latency_us", "effective_efficiency", "step_time_s",
     "compute_time_s", "comm_time_s", "exposed_comm_s", "bytes_per_node_step",
     "gpu_utilization", "mfu", "hfu", "layout_tp", "layout_pp", "layout_dp", "layout_vp", "layout_zero",
     "layout_micro_seqs", "layout_microbatches", "layout_recompute", "memory_gb_per_gpu", "memory_usable_gb",

@@ -8,6 +8,7 @@ from types import MappingProxyType
 import numpy as np
 
 from costmodel.money.ledger import TIME_CATEGORIES
+from costmodel.physics import host_link
 from costmodel.pipeline.inputs import GIGA, Inputs
 from costmodel.pipeline.stages.cash_flows import CashFlows
 from costmodel.pipeline.stages.cost_rates import CostRates
@@ -68,10 +69,16 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
 
 
 def _performance(p: Inputs, step: StepTime) -> dict:
-    """Network, step time [s], utilisation, MFU/HFU [0-1], layout and GPU memory [GB] figures."""
+    """Network, step time [s], utilisation, MFU/HFU [0-1], layout and GPU memory [GB] figures; the host
+    slot's achieved rate per NIC [GB/s] and whether it, not the port, limits the NIC (1/0)."""
+    slot = host_link.slot_bytes_s(p.nic_pcie_gen, p.nic_pcie_lanes, p.pcie_eff)
+    shape = np.shape(step.t_step)
     return {
         "nic_gbps": p.nics_per_node * p.port_bps / GIGA,
         "allreduce_busbw_gbs": step.busbw_Bps / GIGA,
+        "scaleout_gbs_per_gpu": step.node_bw_Bps / p.gpus_per_node / GIGA,
+        "host_slot_gbs": np.broadcast_to(slot / GIGA, shape),
+        "slot_limited": np.broadcast_to(host_link.slot_limited(p.port_bps, slot), shape),
         "latency_us": step.alpha_s / MICRO,
         "effective_efficiency": step.efficiency,
         "step_time_s": step.t_step,

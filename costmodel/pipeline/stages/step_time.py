@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from costmodel.arrays import compact
-from costmodel.physics import congestion, layout, performance
+from costmodel.physics import congestion, host_link, layout, performance
 from costmodel.pipeline.inputs import Inputs
 from costmodel.pipeline.stages.topology import Topology
 
@@ -72,7 +72,11 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
     # congestion once a rail spans leaves (routing class, oversubscription): costmodel/physics/congestion.py
     n_leaf = congestion.leaf_nodes(p.nodes, p.nics_per_node, p.switch_radix, p.oversubscription)
     eta = eta * congestion.allreduce_factor(p.nodes, n_leaf, p.oversubscription, p.spine_eff)
-    node_bw = p.nics_per_node * p.port_bps / 8.0 * eta
+    # a NIC's useful rate: the lesser of its port and its host slot (costmodel/physics/host_link.py); the
+    # fabric's efficiency (NCCL and transport, loss, congestion) then applies to whichever binds
+    slot = host_link.slot_bytes_s(p.nic_pcie_gen, p.nic_pcie_lanes, p.pcie_eff)
+    nic_Bps = host_link.nic_bytes_s(p.port_bps, slot)
+    node_bw = p.nics_per_node * nic_Bps * eta
     args = dict(
         nodes=p.nodes, gpus_per_node=p.gpus_per_node, tp=p.tp, pp=p.pipeline_stages, vp=p.vp,
         zero=p.zero, recompute=p.recompute, micro_seqs=p.micro_seqs, seq_len=p.seq_len,
@@ -84,7 +88,7 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
         fabric_latency_s=np.maximum(p.nccl_step_latency_s, fabric_latency),
         nvlink_latency_s=p.nvlink_latency_s, sm_share_net=p.sm_share_net, fsdp_eff=p.fsdp_eff,
         experts=p.experts, top_k=p.top_k, ep=p.ep, active_params=p.active_params,
-        a2a_bw_gpu_Bps=(np.minimum(1.0, p.nics_per_node / p.gpus_per_node) * p.port_bps / 8.0 * p.a2a_efficiency
+        a2a_bw_gpu_Bps=(np.minimum(1.0, p.nics_per_node / p.gpus_per_node) * nic_Bps * p.a2a_efficiency
                         * congestion.alltoall_factor(p.nodes, n_leaf, p.oversubscription, p.spine_eff)),
         a2a_overlap=p.a2a_overlap, node_dedup=p.node_dedup,
     )
@@ -117,7 +121,8 @@ def step_time(p: Inputs, topo: Topology, search: bool = False) -> StepTime:
     ``max(L, L_NCCL,step)``;
     ``η = η_0 · loss_factor(p, RTT = 2L) · congestion`` (:mod:`costmodel.physics.congestion`: the
     spine efficiency and the oversubscription once a rail spans leaves); per-node bandwidth
-    ``B = r · port/8 · η``; SHARP (``ar_speedup``) where the scenario turns it on and the fabric
+    ``B = r · min(port/8, slot) · η`` with the host slot's achieved rate
+    (:mod:`costmodel.physics.host_link`); SHARP (``ar_speedup``) where the scenario turns it on and the fabric
     has it;
     ``T_step`` and its parts from :func:`costmodel.physics.performance.step_time`; utilisation
     ``T_compute / T_step``.
