@@ -4,8 +4,9 @@ A run of ``data/training_runs.yaml`` is held fixed — GPU and its kernel effici
 calibrated one where the runs calibrate it), model, batch, layout, node count and the run's
 fabric latencies — and only the *achievable* inter-node bandwidth per GPU changes: the NIC
 line rate (or its host slot, where that binds) times the transport's efficiency and loss factor,
-divided among the node's GPUs (``r · min(port/8, slot) · η / g``). The whole grid is one call of :func:`costmodel.pipeline.tco.compute` with an
-``(S, 1)`` port-speed array (efficiency 1, no loss), plus one row at unlimited bandwidth.
+divided among the node's GPUs (``r · min(port/8, slot) · η / g``). The whole grid is one call of
+:func:`costmodel.pipeline.tco.compute` with an ``(S, 1)`` port-speed array (efficiency 1, no loss,
+no host slot), plus one row at unlimited bandwidth.
 
 The fabrics of ``data/sensitivity.yaml`` (``markers``) are evaluated as the run's own
 scenarios (one :func:`~costmodel.api.evaluate` with all of them) and placed at *their*
