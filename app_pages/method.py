@@ -151,6 +151,8 @@ st.subheader(t("method.claims"), anchor="claims")
 st.caption(t("method.claims_intro"))
 # a static table: every column wraps, so the verdict is never cut off and no number is scientific
 st.table(method_data.claim_table(t.lang), hide_index=True)
+for line in method_data.reference_notes(t.lang):
+    st.caption(line)
 with st.expander(t("method.quotes")):
     for pid in sorted({c["preset"] for c in method_data.claims()}):
         st.markdown(f"**{t(f'preset.{pid}')}**")

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from costmodel.api import evaluate
 from costmodel.catalog.currency import convert
+from costmodel.catalog.formatting import format_sig
 from costmodel.catalog.loader import load_catalog
 from costmodel.pipeline.results import Result
 from costmodel.scenario.presets import Claim, get_preset, list_presets
@@ -31,6 +32,11 @@ class ClaimCheck:
     reproduced: bool
     explanation: str  # English
     why: list[dict]  # the explanation as parts {"code", "values"} a UI translates (see WHY_EN)
+    # the same claim under the preset's reference design (Preset.reference), None without one
+    reference: float | None = None
+    reference_reproduced: bool | None = None
+    reference_text: str = ""
+    reference_text_zh: str = ""
 
 
 def to_cny(amount: float, currency: str) -> float:
@@ -109,6 +115,11 @@ WHY_EN = {
                            "and its count implies network fault rates far above published fleet data"),
     "capex": ("{fabric} per node: NICs {nics}, switches {switches_money} ({switches:.0f} in all), cables and optics "
               "{links}, installation {install} ({price_book} price book)"),
+    "reading_only": (". This holds only under the article's reading of its bandwidth as {nics:.0f} NIC per server: "
+                     "the reference design, {ref_nics:.0f} NICs per server (one per GPU), gives {ref_value}, and "
+                     "{fabric} is then the cost-optimal fabric"),
+    "reading_ref": (". Under the reference design, {ref_nics:.0f} NICs per server (one per GPU), the model gives "
+                    "{ref_value}"),
 }
 
 
@@ -179,18 +190,47 @@ def _explain(claim: Claim, res: Result, value: float, ok: bool) -> list[dict]:
     return []
 
 
+def _reference_result(preset) -> Result | None:
+    """The preset's scenario under its reference design (its NICs per server), None without one."""
+    if preset.reference is None:
+        return None
+    cluster = preset.scenario.cluster.model_copy(update={"nics_per_node": preset.reference.nics_per_node})
+    return evaluate(preset.scenario.model_copy(update={"cluster": cluster}))
+
+
+def _reading(claim: Claim, preset, ref: Result, ok: bool) -> tuple[float, bool, dict]:
+    """The claim's figure under the reference design, whether it is reproduced there, and the part
+    that says so: the article's figure holds *only* under its own reading when it is reproduced
+    there and not under the reference design."""
+    value = _modelled(claim, ref)
+    ref_ok = _within(value, claim.claimed)
+    shown = {"ref_value_cny": value} if claim.metric.endswith("_cny") else {"ref_value": format_sig(value, 3)}
+    code = "reading_only" if ok and not ref_ok else "reading_ref"
+    return value, ref_ok, _part(code, nics=preset.scenario.cluster.nics_per_node,
+                                ref_nics=preset.reference.nics_per_node,
+                                fabric=ref.recommendation.cost_optimal, **shown)
+
+
 def check_preset(preset_id: str) -> list[ClaimCheck]:
-    """Every claim of one preset beside the model's figure."""
+    """Every claim of one preset beside the model's figure, and beside its figure under the preset's
+    reference design where the preset names one."""
     preset = get_preset(preset_id)
     res = evaluate(preset.scenario)
+    ref = _reference_result(preset)
     out = []
     for claim in preset.claims:
         value = _modelled(claim, res)
         ok = _within(value, claim.claimed)
         why = _explain(claim, res, value, ok)
+        extra = {}
+        if ref is not None:
+            ref_value, ref_ok, part = _reading(claim, preset, ref, ok)
+            why = [*why, part]
+            extra = dict(reference=ref_value, reference_reproduced=ref_ok, reference_text=preset.reference.text,
+                         reference_text_zh=preset.reference.text_zh)
         out.append(ClaimCheck(
             preset=preset_id, metric=claim.metric, fabric=claim.fabric, text=claim.text, text_zh=claim.text_zh,
-            claimed=claim.claimed, modelled=value, reproduced=ok, explanation=explanation_text(why), why=why,
+            claimed=claim.claimed, modelled=value, reproduced=ok, explanation=explanation_text(why), why=why, **extra,
         ))
     return out
 

@@ -33,6 +33,15 @@ class Claim(BaseModel):
     text_zh: str = ""
 
 
+class ReferenceReading(BaseModel):
+    """Another reading of the article's hardware, checked beside its own: the reference server's NICs."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    nics_per_node: int = Field(gt=0)  # compute NICs per server in the reference design
+    text: str  # what that design is
+    text_zh: str
+
+
 class Preset(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
@@ -44,6 +53,7 @@ class Preset(BaseModel):
     rationale: dict[str, str] = Field(default_factory=dict)
     scenario: Scenario
     claims: list[Claim] = Field(default_factory=list)
+    reference: ReferenceReading | None = None  # the claims are also checked under this reading
 
 
 @functools.lru_cache(maxsize=1)

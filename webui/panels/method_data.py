@@ -96,6 +96,24 @@ def _claimed(claimed) -> str:
     return format_sig(claimed)
 
 
+def _reference_cell(t: Translator, c: dict) -> str:
+    """The claim under its preset's reference design: the model's figure and its verdict ("—" without one)."""
+    if c["reference"] is None:
+        return "—"
+    verdict = t("method.reproduced") if c["reference_reproduced"] else t("method.not_reproduced")
+    return f"{format_sig(c['reference'])} ({verdict})"
+
+
+def reference_notes(lang: str) -> list[str]:
+    """One line per preset with a reference design: which design its claims are also checked under."""
+    t = Translator(lang)
+    seen = {}
+    for c in claims():
+        if c["reference"] is not None:
+            seen.setdefault(c["preset"], c["reference_text_zh"] if t.lang == "zh" else c["reference_text"])
+    return [t("method.reference_note", case=t(f"preset.{pid}"), design=text) for pid, text in seen.items()]
+
+
 @st.cache_data(show_spinner=False)
 def claim_table(lang: str) -> pd.DataFrame:
     t = Translator(lang)
@@ -108,6 +126,7 @@ def claim_table(lang: str) -> pd.DataFrame:
             t("method.col_claimed"): _claimed(c["claimed"]),
             t("method.col_modelled"): format_sig(c["modelled"]),
             t("method.col_verdict"): t("method.reproduced") if c["reproduced"] else t("method.not_reproduced"),
+            t("method.col_reference"): _reference_cell(t, c),
             t("method.col_why"): labels.claim_why(t, c["why"]),
         }
         for c in claims()
