@@ -91,6 +91,11 @@ RENDER_JS = """
 """.replace("WIDTH", str(CHART_W)).replace("HEIGHT", str(CHART_H))
 
 
+def _verdict(t: Translator, reproduced: bool) -> str:
+    """A claim's verdict in the page's language."""
+    return t("method.reproduced") if reproduced else t("method.not_reproduced")
+
+
 @functools.cache
 def _plotly_js() -> str:
     return PLOTLY_JS.read_text(encoding="utf-8")
@@ -187,10 +192,12 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     if preset_id in list_presets():
         parts.append(f"<h2>{e(t('method.claims'))}</h2><p>{e(t('method.claims_intro'))}</p>")
         crow = [[c.text_zh if lang == "zh" and c.text_zh else c.text, names.get(c.fabric, c.fabric),
-                 str(c.claimed), f"{c.modelled:,.4g}", t("method.reproduced") if c.reproduced
-                 else t("method.not_reproduced")] for c in check_preset(preset_id)]
+                 str(c.claimed), f"{c.modelled:,.4g}", _verdict(t, c.reproduced),
+                 "—" if c.reference is None else f"{c.reference:,.4g} ({_verdict(t, c.reference_reproduced)})"]
+                for c in check_preset(preset_id)]
         parts.append(_table([t("method.col_claim"), t("method.col_fabric"), t("method.col_claimed"),
-                             t("method.col_modelled"), t("method.col_verdict")], crow, numeric_from=2, text_after=4))
+                             t("method.col_modelled"), t("method.col_verdict"), t("method.col_reference")], crow,
+                            numeric_from=2, text_after=4))
     disclaimer = (t("rpt.disclaimer_negotiated", book=book_label) if negotiated else t("rpt.disclaimer_public"))
     parts.append(f"<h2>{e(t('pdf.disclaimer_title'))}</h2><p class='muted'>{e(disclaimer)}</p>")
     parts.append(f"<div class='appendix'><h1>{e(t('rpt.appendix'))}</h1>"
