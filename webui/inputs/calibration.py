@@ -14,7 +14,7 @@ import streamlit as st
 
 from costmodel.catalog.loader import Catalog
 from costmodel.errors import ScenarioError
-from costmodel.physics import calibration, nccl_tests
+from costmodel.physics import calibration, host_link, nccl_tests
 from costmodel.scenario.schema import Scenario
 from webui.i18n import labels
 from webui.i18n.text import md_escape
@@ -30,9 +30,16 @@ A2A = "a2a_"
 
 
 def line_rate(scenario: Scenario, fid: str, cat: Catalog) -> tuple[float, float, float]:
-    """(port [Gb/s], NICs per node, GPUs per node) of fabric ``fid`` in ``scenario``, as the model reads them."""
+    """(useful rate of one NIC [Gb/s], NICs per node, GPUs per node) of fabric ``fid`` in ``scenario``, as the
+    model reads them: the NIC's rate is the lesser of its port and its host slot (a measurement's efficiency
+    is a share of it)."""
     gpu = cat.gpus[scenario.cluster.gpu]
     port = scenario.overrides.fabrics.get(fid, {}).get("port_gbps", cat.fabrics[fid].port_gbps.typical)
+    changed = scenario.overrides.gpus.get(scenario.cluster.gpu, {})
+    slot = host_link.slot_bytes_s(changed.get("nic_pcie_gen", gpu.nic_pcie_gen.typical),
+                                  changed.get("nic_pcie_lanes", gpu.nic_pcie_lanes.typical),
+                                  cat.model["pcie_efficiency"].typical)
+    port = min(port, float(slot) * host_link.BITS_PER_BYTE / 1e9)
     nics = scenario.cluster.nics_per_node or gpu.default_nics_per_node.typical
     gpus = scenario.cluster.gpus_per_node or gpu.default_gpus_per_node.typical
     return float(port), float(nics), float(gpus)
