@@ -99,6 +99,7 @@ with middle, st.container(border=True):
         widgets.number(t, "workload.active_params_b")
         widgets.number(t, "workload.a2a_overlap")
         widgets.toggle(t, "workload.moe_node_dedup")
+        widgets.number(t, "workload.moe_max_nodes")
     if not searched:
         widgets.toggle(t, "workload.full_recompute")
     widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)

@@ -30,7 +30,7 @@ def _tx(key: str) -> str:
 
 
 W = {k: _tx(k) for k in ("recompute", "peak", "dp", "fsdp", "loss", "bucket", "comm", "p2p", "net", "days_per_run",
-                         "bw", "port", "gpu", "node", "congestion", "window", "a2a", "sharp",
+                         "bw", "port", "gpu", "node", "congestion", "window", "a2a", "sharp", "or",
                          "nic", "switch", "soft", "init", "repair", "hang", "setup", "poisson")}
 EQUATIONS = [
     ("eq_compute", r"m = \frac{B}{s\,d\,b},\quad d = \frac{N g}{t\,p},\qquad F_{MFU} = 6P + 12\,l\,s\,h,\quad "
@@ -53,14 +53,18 @@ EQUATIONS = [
     ),
     (
         "eq_a2a",
-        rf"t_{{{W['a2a']}}} = \frac{{l}}{{p}}(4 + 2r)\,\frac{{b\,s}}{{t}}\,h\,b_a\,k\,\frac{{e - e_n}}{{e}}\,"
-        rf"\frac{{1}}{{\min(1, r_n/g)\,R_{{{W['port']}}}\,\eta_{{{W['a2a']}}}}}",
+        r"\begin{gathered}"
+        rf"t_{{{W['a2a']}}} = \frac{{l}}{{p}}(4 + 2r)\,\frac{{b\,s}}{{t}}\,h\,b_a\,\kappa\,"
+        rf"\frac{{1}}{{\min(1, r_n/g)\,R_{{{W['port']}}}\,\eta_{{{W['a2a']}}}}},\quad "
+        rf"\kappa = k\,\frac{{e - e_n}}{{e}}\ {W['or']}\ \mathbb{{E}}[\min(M, D)]\,\frac{{N-1}}{{N}} \\"
+        rf"x_{{{W['a2a']}}} = t_{{{W['a2a']}}} - H + \sigma_a H,\quad H = o\,\min(t_{{{W['a2a']}}},\ T_{{mb}})"
+        r"\end{gathered}",
     ),
     (
         "eq_step",
         r"\begin{gathered}"
         rf"T = \big(m + \tfrac{{p-1}}{{v}}\big)"
-        rf"\big(T_{{mb}} + T_{{TP}} + t_{{{W['p2p']}}} + (1-o)\,t_{{{W['a2a']}}}\big) \\"
+        rf"\big(T_{{mb}} + T_{{TP}} + t_{{{W['p2p']}}} + x_{{{W['a2a']}}}\big) \\"
         rf" + e + \sigma\,(t_{{{W['comm']}}} - e),\quad "
         rf"e = \max\!\big(t_{{{W['comm']}}} - W_{{{W['window']}}},\ \tfrac{{t_{{{W['comm']}}}}}{{n_b}}\big) \\"
         rf"W_{{{W['window']}}} = f_{{bwd}}\,T_{{mb}},"

@@ -36,6 +36,7 @@ WORKLOAD_ROWS = (
     ("expert_parallel", "count", "#,##0"),
     ("a2a_overlap", "0-1", "0.00"),
     ("moe_node_dedup", "on/off", "on_off"),
+    ("moe_max_nodes", "count", "#,##0"),
 )
 #: cluster rows: (field, unit key, number format); gpus/NICs per node are the effective counts
 CLUSTER_ROWS = (
@@ -70,7 +71,7 @@ RESULT_ROWS = (
     ("fits_memory", "yes_no"),
 )
 #: what an empty optional workload field means
-_EMPTY = {"experts": "dense", "active_params_b": "all_params"}
+_EMPTY = {"experts": "dense", "active_params_b": "all_params", "moe_max_nodes": "no_limit"}
 
 
 def layout_text(tt: dict, m: dict) -> str:

@@ -15,10 +15,12 @@ axis is the last of the batch shape (a layout search adds one more). One step of
   gradient shard per step, bucket by bucket, which can hide only behind the *last* micro-batch's
   backward (and, with a sharded optimizer, the first one's forward), slowed by the SMs NCCL's
   kernels take [7]; the last bucket is always exposed;
-* **mixture of experts**: per MoE layer and micro-batch a dispatch and a combine all-to-all
-  forward and backward (and again under recomputation) of the GPU's ``b s / t`` tokens × ``k``
-  experts × ``h``; the share bound for other nodes runs at one NIC per GPU at the fabric's
-  all-to-all efficiency (NCCL's all-to-all does not aggregate NICs), the rest over NVLink [9];
+* **mixture of experts** (:mod:`costmodel.physics.experts`): per MoE layer and micro-batch a
+  dispatch and a combine all-to-all forward and backward (and again under recomputation) of the
+  GPU's ``b s / t`` tokens × ``k`` experts × ``h``; the share bound for other nodes runs at one NIC
+  per GPU at the fabric's all-to-all efficiency (NCCL's all-to-all does not aggregate NICs), the
+  rest over NVLink [9]; the overlapped share hides at most the compute of the micro-batch it runs
+  beside, slowing it by the SMs its kernels take;
 * **ZeRO-3 / FSDP**: per micro-batch an all-gather of the weights for the forward and again for
   the backward, and a reduce-scatter of the gradients, layer by layer with prefetch: hidden
   behind that micro-batch's forward/backward, except one layer's worth [3, 8].
@@ -51,6 +53,7 @@ from __future__ import annotations
 import numpy as np
 
 from costmodel.physics import transformer
+from costmodel.physics.experts import all_to_all_mb, exposed_mb
 
 LOSS_NONE, LOSS_GO_BACK_N, LOSS_MATHIS = 0, 1, 2
 LOSS_MODEL_CODES = {"none": LOSS_NONE, "go_back_n": LOSS_GO_BACK_N, "mathis": LOSS_MATHIS}
@@ -215,39 +218,6 @@ def _zero3_gathers_mb(grp, n_layers, pp, node_bw_Bps, fsdp_eff, alpha_base_s, fw
     return {"v_ag": v_ag, "v_rs": v_rs, "t_ag": t_ag, "t_rs": t_rs, "exposed": exposed}
 
 
-def _expert_remote_share(ep, ep_local, top_k, node_dedup):
-    """Expert slots per token a GPU sends to other nodes [count], and ``remote``, ``local`` shares [0-1].
-
-    Node-deduplicated dispatch: a token crosses the fabric once per distinct remote node among its
-    ``k`` experts, ``N (1 − (1 − 1/N)^k) · (N − 1)/N`` for experts spread over ``N = ep/ep_local``
-    nodes; a plain all-to-all sends it once per remote expert.
-    """
-    remote = np.maximum(0.0, ep - ep_local) / ep
-    local = np.maximum(0.0, ep_local - 1.0) / ep
-    n_ep_nodes = np.maximum(1.0, ep / ep_local)
-    distinct_remote = n_ep_nodes * (1.0 - (1.0 - 1.0 / n_ep_nodes) ** top_k) * (n_ep_nodes - 1.0) / n_ep_nodes
-    return np.where(np.asarray(node_dedup) > 0, distinct_remote, top_k * remote), remote, local
-
-
-def _expert_all_to_all_mb(moe, b, seq_len, tp, g, ep, top_k, hidden, act_bytes, node_dedup, n_layers, pp, rec,
-                          a2a_bw_gpu_Bps, nvlink, alpha_base_s, fabric_latency_s):
-    """Mixture of experts: dispatch and combine all-to-alls in every MoE layer's forward and backward.
-
-    A tensor-parallel rank holds ``1/t`` of the micro-batch's tokens (sequence parallel). Returns
-    ``n_a2a`` (all-to-alls per micro-batch) [count], ``remote_bytes`` (a GPU's bytes to other nodes per
-    all-to-all) [B] and ``t_mb`` (their time per micro-batch and GPU) [s].
-    """
-    tokens = b * seq_len / tp
-    ep_local = np.minimum(ep, np.maximum(1.0, g / tp))  # ep ranks on one node
-    per_token_remote, remote, local = _expert_remote_share(ep, ep_local, top_k, node_dedup)
-    routed = tokens * hidden * act_bytes * top_k  # bytes a GPU sends per all-to-all
-    remote_bytes = tokens * hidden * act_bytes * per_token_remote
-    n_a2a = moe * (n_layers / pp) * (4.0 + 2.0 * rec)
-    t_mb = n_a2a * (remote_bytes / a2a_bw_gpu_Bps + routed * local / nvlink
-                    + alpha_base_s + fabric_latency_s * (remote > 0))
-    return {"n_a2a": n_a2a, "remote_bytes": remote_bytes, "t_mb": t_mb}
-
-
 def step_time(
     *,
     nodes, gpus_per_node, tp, pp, vp, zero, recompute, micro_seqs, seq_len, batch_tokens,
@@ -255,7 +225,7 @@ def step_time(
     bucket_bytes, node_bw_Bps, intra_node_Bps, nvlink_eff, alpha_base_s, fabric_latency_s,
     nvlink_latency_s, sm_share_net, fsdp_eff, ar_speedup=1.0,
     experts=0.0, top_k=0.0, ep=1.0, active_params=None, a2a_bw_gpu_Bps=1.0, a2a_overlap=0.0,
-    node_dedup=0.0,
+    node_dedup=0.0, max_nodes=0.0, sm_share_a2a=0.0,
 ):
     """Step time and its parts for a ``t × p × d`` layout (arrays that broadcast together).
 
@@ -282,9 +252,12 @@ def step_time(
     experts, top_k, ep : routed experts (0 = a dense model), experts per token, expert-parallel size
     active_params : parameters a token passes through (MoE) [count]; ``None`` = ``params``
     a2a_bw_gpu_Bps : one GPU's all-to-all bandwidth to other nodes (one NIC at most) [B/s]
-    a2a_overlap : share of the all-to-all time hidden behind other micro-batches' compute [0-1]
+    a2a_overlap : share of the schedule that pairs a micro-batch's all-to-all with another
+        micro-batch's compute, which hides at most that compute [0-1]
     node_dedup : 1 when a token bound for several experts on one node crosses the fabric once
         (DeepEP-style dispatch) instead of once per expert (a plain all-to-all)
+    max_nodes : nodes a token's experts may span (node-limited routing), 0 = no limit [count]
+    sm_share_a2a : share of the SMs the all-to-all kernels take while they overlap compute [0-1]
 
     Returns
     -------
@@ -314,22 +287,25 @@ def step_time(
     ar = _dp_allreduce(grp, bucket_bytes, ar_speedup, node_bw_Bps, alpha_base_s, window, sm_share_net)
     z3 = _zero3_gathers_mb(grp, n_layers, pp, node_bw_Bps, fsdp_eff, alpha_base_s, (1.0 - f_bwd) * t_mb,
                            f_bwd * t_mb, sm_share_net)
-    a2a = _expert_all_to_all_mb(moe, b, seq_len, tp, g, ep, top_k, hidden, act_bytes, node_dedup, n_layers, pp,
-                                rec, a2a_bw_gpu_Bps, nvlink, alpha_base_s, fabric_latency_s)
+    a2a = all_to_all_mb(moe, b, seq_len, tp, g, ep, top_k, hidden, act_bytes, node_dedup, max_nodes, n_layers, pp,
+                        rec, a2a_bw_gpu_Bps, nvlink, alpha_base_s, fabric_latency_s)
+    a2a["exposed"] = exposed_mb(a2a["t_mb"], t_mb, a2a_overlap, sm_share_a2a)
     return _step_parts(dp=dp, b=b, m=m, g=g, gpus=gpus, pp=pp, vp=vp, zero=zero, c=c, t_tp_mb=t_tp_mb, p2p=p2p,
-                       ar=ar, z3=z3, a2a=a2a, a2a_overlap=a2a_overlap, a2a_bw_gpu_Bps=a2a_bw_gpu_Bps,
-                       node_bw_Bps=node_bw_Bps, batch_tokens=batch_tokens, peak_flops=peak_flops)
+                       ar=ar, z3=z3, a2a=a2a, a2a_bw_gpu_Bps=a2a_bw_gpu_Bps, node_bw_Bps=node_bw_Bps,
+                       batch_tokens=batch_tokens, peak_flops=peak_flops)
 
 
-def _step_parts(*, dp, b, m, g, gpus, pp, vp, zero, c, t_tp_mb, p2p, ar, z3, a2a, a2a_overlap, a2a_bw_gpu_Bps,
-                node_bw_Bps, batch_tokens, peak_flops):
+def _step_parts(*, dp, b, m, g, gpus, pp, vp, zero, c, t_tp_mb, p2p, ar, z3, a2a, a2a_bw_gpu_Bps, node_bw_Bps,
+                batch_tokens, peak_flops):
     """The step from its parts: ``m + (p−1)/v`` micro-batch slots, then the exposed data-parallel all-reduce.
 
     ``c``, ``p2p``, ``ar``, ``z3``, ``a2a`` are the dicts of the compute, pipeline, all-reduce, ZeRO-3 and
-    all-to-all helpers; ``t_tp_mb`` the tensor-parallel time per micro-batch [s]. Returns the dict of
+    all-to-all helpers (the all-to-all's ``exposed`` per micro-batch from
+    :func:`costmodel.physics.experts.exposed_mb`); ``t_tp_mb`` the tensor-parallel time per micro-batch
+    [s]. Returns the dict of
     :func:`step_time`.
     """
-    a2a_exposed_mb = (1.0 - a2a_overlap) * a2a["t_mb"]
+    a2a_exposed_mb = a2a["exposed"]
     is_z3 = (zero >= 3).astype(float)
     slots = m + (pp - 1.0) / vp
     mb_time = c["t_mb"] + t_tp_mb + p2p["t_mb"] + a2a_exposed_mb + is_z3 * z3["exposed"]

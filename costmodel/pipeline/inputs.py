@@ -227,6 +227,7 @@ def _layout_arrays(scenario: Scenario, params: float, hidden: float, g: float) -
         zero=_scalar(ZERO_STAGE[w.parallelism]),
         experts=_scalar(w.experts or 0),
         node_dedup=_scalar(1.0 if w.moe_node_dedup else 0.0),
+        moe_max_nodes=_scalar(w.moe_max_nodes or 0),
         ep=_scalar(w.expert_parallel or (min(w.experts, g) if w.experts else 1)),
         active_params=_scalar(params if w.active_params_b is None else
                               w.active_params_b * quantities.spec("workload.active_params_b").model.scale),

@@ -90,7 +90,7 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
         experts=p.experts, top_k=p.top_k, ep=p.ep, active_params=p.active_params,
         a2a_bw_gpu_Bps=(np.minimum(1.0, p.nics_per_node / p.gpus_per_node) * nic_Bps * p.a2a_efficiency
                         * congestion.alltoall_factor(p.nodes, n_leaf, p.oversubscription, p.spine_eff)),
-        a2a_overlap=p.a2a_overlap, node_dedup=p.node_dedup,
+        a2a_overlap=p.a2a_overlap, node_dedup=p.node_dedup, max_nodes=p.moe_max_nodes, sm_share_a2a=p.sm_share_a2a,
     )
     # in-network reduction (SHARP) where the scenario turns it on and the switches have it
     args["ar_speedup"] = np.where(p.in_network_reduction * p.sharp_capable > 0, p.sharp_speedup, 1.0)
