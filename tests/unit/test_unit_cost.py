@@ -136,3 +136,21 @@ def test_no_old_label_is_left():
     left = [f"{p.relative_to(ROOT)}: {m.group(0)}" for p in files
             for m in OLD.finditer(p.read_text(encoding="utf-8"))]
     assert left == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_pdf_shows_the_models_figures_under_the_cards_labels(lang):
+    from webui.i18n.money import Money
+    from webui.i18n.translator import Translator
+    from webui.reports.html import report_html
+
+    s = _case3_with("tcp-400")
+    res, t = costmodel.evaluate(s), Translator(lang)
+    doc = report_html(s, lang)
+    money = Money(res.currency, res.currency, 1.0, lang=lang)
+    table = doc[doc.index(t("rpt.unit_title")):]
+    for key in ("kpi.per_cluster_hour", "kpi.per_run", "kpi.per_mtok", "kpi.per_gpu_hour"):
+        assert f"<th>{t(key)}</th>" in table, key
+    for f in res.fabrics:
+        for cell in (money.short(f.metrics["cost_per_run"]), money(f.metrics["cost_per_mtok"], digits=2)):
+            assert f">{cell}</td>" in table, (f.id, cell)
