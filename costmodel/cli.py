@@ -93,6 +93,7 @@ def _compare_table(res) -> str:
         "checkpoint every h": [format_number(x, 2) for x in m("checkpoint_interval_h")],
         "switches": [format_number(x, 0) for x in m("switches")],
         "CPU overhead": [format_share(x, 2) for x in m("cpu_overhead_share")],
+        "cost per cluster-hour": [format_money(x, cur) for x in m("cost_per_cluster_hour")],
         "cost per run": [format_money(x, cur) for x in m("cost_per_run")],
     })
     ew = res.equal_work
@@ -101,6 +102,7 @@ def _compare_table(res) -> str:
             "equal work: nodes": [format_number(n, 0) if ok else "none" for n, ok in zip(ew.nodes, ew.feasible,
                                                                                         strict=True)],
             "equal work: cost": [format_money(x, cur) for x in ew.cost],
+            "equal work: cost per planned run": [format_money(x, cur) for x in ew.work_cost_per_run],
             "equal work: days/run": [format_number(x, 2) for x in ew.run_days],
         })
     df = pd.DataFrame(rows, index=[f.id for f in res.fabrics]).T

@@ -141,7 +141,8 @@ class OwnVsRent:
     owned_cash_per_year: np.ndarray  # (F,) [currency/year]
     owned_per_gpu_hour: np.ndarray  # (F,) every hour of the year [currency/GPU-h]
     owned_per_busy_gpu_hour: np.ndarray  # (F,) hours the plan keeps the cluster busy
-    owned_per_useful_gpu_hour: np.ndarray  # (F,) the model's cost per useful GPU-hour
+    #: (F,) hours of the plan that train usefully: the busy figure over the useful share of a busy hour
+    owned_per_useful_gpu_hour: np.ndarray
     busy_share: np.ndarray  # (F,) busy hours / 8760 [1]
     rent_gpu_hours_per_year: np.ndarray  # (F,) [GPU-h/year]
     rent_cost_per_year: np.ndarray  # (F, C, 3) [currency/year]
@@ -204,6 +205,11 @@ def own_vs_rent(result: Result, gpu: str, gpus_per_node: int, table: RentalTable
         ref_h = run_h
         reference = ids
     rent_h = rented_gpu_hours(runs, ref_h, gpus)  # (F,)
+    per_busy = owned_cost_per_gpu_hour(cash_year, gpus, busy / HOURS_PER_YEAR)
+    # the useful share of a training GPU-hour as the model counts it (goodput, setup, utilisation):
+    # its cost of a training GPU-hour over its cost of a useful one
+    with np.errstate(divide="ignore", invalid="ignore"):
+        useful_share = _metric(result, "cost_per_cluster_hour") / gpus / _metric(result, "cost_per_useful_gpu_hour")
     return OwnVsRent(
         fabric_ids=ids, gpu=gpu, gpus=gpus, currency=result.currency, classes=table.classes,
         sources=tuple(table.gpus[gpu][c].source for c in table.classes),
@@ -211,8 +217,8 @@ def own_vs_rent(result: Result, gpu: str, gpus_per_node: int, table: RentalTable
         rented_efficiency=mode, reference=reference, prices=prices,
         owned_cash_per_year=cash_year,
         owned_per_gpu_hour=owned_cost_per_gpu_hour(cash_year, gpus, 1.0),
-        owned_per_busy_gpu_hour=owned_cost_per_gpu_hour(cash_year, gpus, busy / HOURS_PER_YEAR),
-        owned_per_useful_gpu_hour=_metric(result, "cost_per_useful_gpu_hour"),
+        owned_per_busy_gpu_hour=per_busy,
+        owned_per_useful_gpu_hour=per_busy / useful_share,
         busy_share=busy / HOURS_PER_YEAR,
         rent_gpu_hours_per_year=rent_h,
         rent_cost_per_year=rent_cost(prices[None, :, :], rent_h[:, None, None]),

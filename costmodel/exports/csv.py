@@ -114,7 +114,7 @@ def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0, t
     return _write(_in_language(rows, result, lang))
 
 
-MONEY_METRICS = frozenset({"cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour",
+MONEY_METRICS = frozenset({"cost_per_cluster_hour", "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour",
                            "tco_after_tax", "npv_after_tax", "tax_shield"})  # the last three: after tax
 SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "hfu", "goodput", "cpu_overhead_share"})
 
@@ -126,7 +126,8 @@ def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, 
     cur, rate = _check(currency, rate, result)
     keys = ("nic_gbps", "allreduce_busbw_gbs", "step_time_s", "gpu_utilization", "mfu", "run_days", "runs_per_year",
             "goodput", "interruptions_per_year", "checkpoint_interval_h", "switches", "cpu_overhead_share",
-            "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour", "layout_tp", "layout_pp", "layout_dp",
+            "cost_per_cluster_hour", "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour",
+            "layout_tp", "layout_pp", "layout_dp",
             "layout_vp", "layout_zero", "layout_micro_seqs", "layout_recompute", "memory_gb_per_gpu", "fits_memory",
             # finance and carbon
             "tco_after_tax", "npv_after_tax", "tax_shield", "co2_kg_per_run", "co2_kg_per_year", "co2_kg_horizon")

@@ -36,7 +36,7 @@ def work_sheet(book, res) -> None:
             continue
         ws.write_number(r, 1, int(ew.nodes[j]))
         ws.write_number(r, 2, float(ew.cost[j]) * book.rate, fmt["money"])
-        ws.write_number(r, 3, float(ew.cost_per_run[j]) * book.rate, fmt["money"])
+        ws.write_number(r, 3, float(ew.work_cost_per_run[j]) * book.rate, fmt["money"])
         ws.write_number(r, 4, float(ew.run_days[j]), days)
         ws.write_number(r, 5, float(ew.plan_load[j]), pct)
         for k, c in enumerate(CASH_CATEGORIES):

@@ -2,7 +2,8 @@
 
 Sheets: ``Inputs`` (scenario and price inputs, editable; the model's per-fabric drivers as
 values), one sheet of yearly cash flows per fabric whose cells are formulas over ``Inputs``,
-``Summary`` (TCO, Δ vs baseline, NPV, a native chart), ``Training`` (the training plan, each
+``Summary`` (TCO, Δ vs baseline, NPV, a native chart; the cost of a run:
+:mod:`costmodel.exports.unit_cost_table`), ``Training`` (the training plan, each
 fabric's layout, step time, MFU/HFU, memory and bill of materials, as values:
 :mod:`costmodel.exports.training_sheet`) and ``Catalog`` (every default with its
 source and date). Quantities that come from parts of the model too complex for a formula —
@@ -39,6 +40,7 @@ from costmodel.exports.fincarbon_sheet import carbon_sheet, summary_after_tax, t
 from costmodel.exports.reliability_sheet import reliability_sheet
 from costmodel.exports.rent_sheet import rent_sheet
 from costmodel.exports.training_sheet import training_sheet
+from costmodel.exports.unit_cost_table import unit_cost_table
 from costmodel.exports.work_sheet import work_sheet
 from costmodel.money import ledger
 from costmodel.pipeline.inputs import build
@@ -68,11 +70,13 @@ _MODEL_ROWS = (  # per fabric, values the model computes: (key, unit, editable)
     ("frontend_nodes", "count", False),
     ("kwh_network", "kWh", False),
     ("kwh_site", "kWh", False),
+    ("kwh_site_busy", "kWh", False),  # the same, the cluster training all year (the cost of a run)
     ("busy_h", "h", False),
     ("cpu_share", "0-1", False),
     ("lost_h", "h", False),
     ("wait_h", "h", False),
     ("vch", "currency/h", True),
+    ("run_h", "h", False),  # one run's wall-clock hours (the cost of a run)
 )
 FABRIC_INPUTS = (  # per fabric: (key, unit, editable); the registry's rows, then the model's
     *((q.excel.key, q.excel.unit, q.excel.editable) for q in quantities.excel_rows(per_fabric=True)),
@@ -199,10 +203,11 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     refs = {field: names[key] for key, field, _, _ in SCALAR_INPUTS} | {"scope_cluster": "scope_cluster"}
     tco_cells, npv_cells, after_tax = {}, {}, {}
     sheets = fabric_sheet_names(st.fabric_ids, book.fabric_name)
+    refs_by_fabric = {fid: refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS} for fid in st.fabric_ids}
     for fid in st.fabric_ids:
         sh = wb.add_worksheet(sheets[fid])
         sh.write_string(0, 0, tx["fabric_title"].format(name=book.fabric_name[fid], cur=shown), fmt["bold"])
-        fab_refs = refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
+        fab_refs = refs_by_fabric[fid]
         tco_cells[fid], npv_cells[fid] = _cash_flow_sheet(
             sh, ledger.excel_cash_flows(st.payment, st.horizon_years, fab_refs), res.fabric(fid), rate,
             names["discount"], tx, fmt)
@@ -211,13 +216,13 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     _summary_sheet(book, title, st, res, tco_cells, npv_cells)
     _setup_row(book.wb.get_worksheet_by_name(tx["sheet_summary"]), 2, scenario, lang, fmt["bold"])
     summary_after_tax(book, st, res, tco_cells, after_tax)
+    unit_cost_table(book, st, res, tco_cells, refs_by_fabric, float(p.tokens_per_run.ravel()[0]))  # cost of a run
     training_sheet(book, scenario, p, st, res)
     work_sheet(book, res)  # the same work, each fabric sized to deliver it
     rent_sheet(book, scenario, res, lang)  # own vs rent
     reliability_sheet(book, st, res)
     bom_sheet(book, st, res, lang)
-    carbon_sheet(book, st, res, {fid: refs | {key: fab_names[(fid, key)] for key, _, _ in FABRIC_INPUTS}
-                                 for fid in st.fabric_ids})
+    carbon_sheet(book, st, res, refs_by_fabric)
     _catalog_sheet(book, st, cat, price_books.for_scenario(scenario, cat))
     wb.close()
     return buf.getvalue()

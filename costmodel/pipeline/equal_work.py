@@ -54,7 +54,9 @@ class EqualWork:
     nodes: np.ndarray  # nodes needed [count]
     feasible: np.ndarray  # a cluster was found [bool]
     cost: np.ndarray  # cash cost of the work over the horizon [currency]
-    cost_per_run: np.ndarray  # [currency/run]
+    #: the cost of the work shared over the runs it delivers, ``cost / (runs · H)``: the sized cluster's
+    #: idle hours included, so not the cost per run of one cluster (that is the metric ``cost_per_run``)
+    work_cost_per_run: np.ndarray  # [currency/run]
     run_days: np.ndarray  # one run on that cluster [days]
     plan_load: np.ndarray  # share of the year the plan keeps that cluster busy [0-1]
     network_capex: np.ndarray  # [currency]
@@ -77,7 +79,7 @@ class EqualWork:
             "runs_per_year": self.runs_per_year, "target_run_days": self.target_run_days,
             "max_nodes": self.max_nodes,
             "fabrics": {fid: {"nodes": int(self.nodes[j]) if self.feasible[j] else None,
-                              "cost": clean(self.cost[j]), "cost_per_run": clean(self.cost_per_run[j]),
+                              "cost": clean(self.cost[j]), "work_cost_per_run": clean(self.work_cost_per_run[j]),
                               "run_days": clean(self.run_days[j]), "plan_load": clean(self.plan_load[j]),
                               "network_capex": clean(self.network_capex[j]),
                               "breakdown": {c: clean(v[j]) for c, v in self.breakdown.items()}}
@@ -85,14 +87,14 @@ class EqualWork:
         }
 
 
-#: the fixed-cluster view's figures, with the cluster always busy
-BUSY_KEYS: tuple[str, ...] = ("runs_per_year", "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour")
+#: the fixed-cluster view's figures with the cluster always busy: the most runs a year it can make (the cost
+#: per run is the same under every schedule, :mod:`costmodel.money.unit_cost`)
+BUSY_KEYS: tuple[str, ...] = ("runs_per_year",)
 
 
 def always_busy(p: Inputs, st: Structure, out: Outputs | None = None) -> dict[str, np.ndarray]:
-    """The fixed cluster kept busy all year (``(F,)`` arrays of :data:`BUSY_KEYS`): runs per year
-    and the cash cost per run, per million tokens and per useful GPU-hour. Every fabric gets the
-    scenario's nodes; slowness and lost time show as fewer runs, so no value of time enters.
+    """The fixed cluster kept busy all year (``(F,)`` arrays of :data:`BUSY_KEYS`): the runs per year
+    each fabric can make on the scenario's nodes, its capacity whatever the plan asks.
     ``out``: that row already computed (one row, ``always_busy`` schedule), else it is computed here."""
     if out is None:
         out = compute(p, dataclasses.replace(st, schedule="always_busy"))
@@ -195,7 +197,7 @@ def size_for_work(p: Inputs, st: Structure, target_run_days: float | None = None
     return EqualWork(
         fabric_ids=tuple(st.fabric_ids), runs_per_year=runs, target_run_days=target_run_days,
         max_nodes=int(grid[-1]), nodes=np.where(found, fine[pick], 0.0).astype(int), feasible=found,
-        cost=cost, cost_per_run=cost / (runs * st.horizon_years),
+        cost=cost, work_cost_per_run=cost / (runs * st.horizon_years),
         run_days=take(out.metrics["run_days"]), plan_load=take(out.metrics["plan_load"]),
         network_capex=take(out.amounts["network_capex"]),
         breakdown={c: take(out.breakdown[c]) for c in CASH_CATEGORIES},

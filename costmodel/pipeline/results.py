@@ -34,7 +34,8 @@ METRIC_KEYS = (
     "network_lost_hours_per_year", "cpu_cores_used", "capex_nics", "capex_switches", "capex_links",
     "capex_install",
     "switches", "tiers", "transceivers", "cables", "network_power_kw", "energy_kwh_per_year",
-    "cpu_overhead_share", "value_of_cluster_hour", "network_wait_hours_per_year", "cost_per_run", "cost_per_mtok",
+    "cpu_overhead_share", "value_of_cluster_hour", "network_wait_hours_per_year", "cost_per_cluster_hour",
+    "cost_per_run", "cost_per_mtok",
     "cost_per_useful_gpu_hour", "cash_total",
     *RELIABILITY_METRIC_KEYS,
     # finance and carbon: after-tax totals [currency], emissions [kg CO2e]
@@ -74,7 +75,7 @@ class FabricResult:
     #: bill of materials: items installed and spares (stages.topology.BOM_KEYS) [count]
     bom: dict[str, float] = field(default_factory=dict)
     measured: str | None = None  # the nccl-tests measurement's summary when the model used one, else None
-    #: the fixed cluster always busy: runs per year, cash cost per run / million tokens / useful GPU-hour
+    #: the fixed cluster always busy: the most runs per year it can make (equal_work.BUSY_KEYS)
     always_busy: dict[str, float | None] = field(default_factory=dict)
     measured_alltoall: str | None = None  # the alltoall_perf measurement's summary when the model used one
     #: the priced bill of materials (costmodel.money.bom.LINES): key → count, unit_price, extended [currency]

@@ -48,7 +48,7 @@ def test_each_fabric_gets_the_fewest_nodes_that_deliver_the_plan(preset):
         cash = at.tco_total - sum(at.breakdown[c] for c in TIME_CATEGORIES)
         assert ew.cost[j] == pytest.approx(cash, rel=1e-9)
         assert ew.run_days[j] == pytest.approx(at.metrics["run_days"], rel=1e-12)
-        assert ew.cost_per_run[j] == pytest.approx(cash / (s.workload.runs_per_year * s.finance.horizon_years))
+        assert ew.work_cost_per_run[j] == pytest.approx(cash / (s.workload.runs_per_year * s.finance.horizon_years))
         if n > 1:
             assert not _delivers(_rerun(s, n - 1).fabric(fid), s.workload.target_run_days), (fid, n)
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import costmodel
-from costmodel.money import finance, ledger
+from costmodel.money import finance, ledger, unit_cost
 from costmodel.pipeline.inputs import Inputs, build
 from costmodel.pipeline.tco import CATEGORIES, compute
 
@@ -42,10 +42,13 @@ def test_every_category_is_a_ledger_entry_and_reads_only_inputs_and_drivers():
 
 
 def test_the_model_drivers_are_exactly_the_names_the_ledger_reads_besides_inputs():
+    """The ledger's names, and those of the cost of a run (less the cash total and horizon the metrics
+    stage gives it, and the figures it computes itself)."""
     built = build(costmodel.load_preset("seed-intro-32xA100"))
     out = compute(built.inputs, built.structure)
     read = set().union(*(ledger.expanded(c).names() for c in CATEGORIES))
-    assert set(out.drivers) == read - INPUT_NAMES
+    per_run = set().union(*(f.names() for f in unit_cost.STEPS.values())) - set(unit_cost.STEPS)
+    assert set(out.drivers) == (read | per_run) - INPUT_NAMES - {"cash_total", "horizon"}
 
 
 @pytest.mark.parametrize("preset", ["seed-case2-24xA100", "seed-intro-32xA100"])  # fabric and cluster scope

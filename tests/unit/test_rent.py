@@ -83,7 +83,10 @@ def test_owned_costs_follow_from_the_cash_cost_and_the_gpu_count():
         assert o.owned_cash_per_year[i] == pytest.approx(per_year)
         assert o.owned_per_gpu_hour[i] == pytest.approx(per_year / (gpus * 8760))
         assert o.owned_per_busy_gpu_hour[i] == pytest.approx(per_year / (gpus * m["busy_hours_per_year"]))
-        assert o.owned_per_useful_gpu_hour[i] == pytest.approx(m["cost_per_useful_gpu_hour"])
+        # per useful hour of the plan: the model's useful share of a training hour, at the plan's use
+        useful_share = m["cost_per_cluster_hour"] / gpus / m["cost_per_useful_gpu_hour"]
+        assert 0 < useful_share <= 1
+        assert o.owned_per_useful_gpu_hour[i] == pytest.approx(o.owned_per_busy_gpu_hour[i] / useful_share)
         # owning costs less per useful hour than per busy hour is impossible: useful <= busy
         assert o.owned_per_useful_gpu_hour[i] >= o.owned_per_busy_gpu_hour[i] * (1 - 1e-9)
 

@@ -45,7 +45,7 @@ def test_section_tables_carry_the_rent_figures(lang):
     for i, row in enumerate(owned):
         assert row[0] == names[o.fabric_ids[i]]
         assert row[1] == money.short(o.owned_cash_per_year[i]) and row[2] == money(o.owned_per_gpu_hour[i], 2)
-        assert row[4] == money(res.fabrics[i].metrics["cost_per_useful_gpu_hour"], 2)
+        assert row[4] == money(o.owned_per_useful_gpu_hour[i], 2)
         assert [c.split(" ")[0] for c in row[6:]] == [f"{o.break_even[i, k, 1]:.0%}" for k in range(len(o.classes))]
     for i, row in enumerate(rented):
         assert [c.split(" (")[0] for c in row[2:5]] == [money.short(v) for v in o.rent_cost_per_year[i, :, 1]]

@@ -1,7 +1,8 @@
 """The Excel workbook recalculated by spreadsheet engines equals the model.
 
-Every cash-flow cell is the money ledger's formula (costmodel/money/ledger.py) printed for Excel, so a
-recalculated workbook must give the model's yearly totals, TCO and NPV (within 0.1 %):
+Every cash-flow cell is the money ledger's formula (costmodel/money/ledger.py) printed for Excel, and the
+cost of a run the formulas of costmodel/money/unit_cost.py, so a recalculated workbook must give the
+model's yearly totals, TCO, NPV, cash cost, cost per cluster-hour, per run and per million tokens (within 0.1 %):
 Hypothesis scenarios through the ``formulas`` engine, and the four presets through LibreOffice
 itself (headless ``soffice``). The workbooks are written with their cached values set to 0, and a
 tampered copy must disagree, so a test can only pass when the engine really recalculates.
@@ -22,6 +23,7 @@ from strategies import scenarios
 
 import costmodel
 from costmodel.catalog.formatting import fabric_names
+from costmodel.exports.unit_cost_table import first_row
 from costmodel.exports.workbook import fabric_sheet_names, workbook_bytes
 from costmodel.pipeline.tco import CATEGORIES
 
@@ -55,8 +57,14 @@ def _expected(scenario) -> dict[str, float]:
     h = res.horizon_years
     want = {}
     sheets = fabric_sheet_names([f.id for f in res.fabrics], fabric_names("en"))
+    per_run = first_row(len(res.fabrics)) + 4  # the cost-of-a-run table's first fabric, 1-based
     for i, f in enumerate(res.fabrics):
         sheet = sheets[f.id]
+        m = f.metrics
+        for col, key in (("B", "cash_total"), ("D", "cost_per_cluster_hour"), ("F", "cost_per_run"),
+                         ("G", "cost_per_mtok")):
+            if m[key] is not None:
+                want[f"Summary!{col}{per_run + i}"] = m[key]
         want[f"Summary!B{5 + i}"] = f.tco_total
         want[f"Summary!D{5 + i}"] = f.npv
         want[f"{sheet}!{TOTAL_COL}{6 + h}"] = f.tco_total

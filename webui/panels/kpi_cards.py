@@ -50,15 +50,16 @@ def card_lines(t: Translator, money: Money, f: FabricResult) -> dict[str, str]:
         t("kpi.gpu_util"): f"{m['gpu_utilization']:.1%}",
         t("kpi.interruptions"): fmt_number(m["interruptions_per_year"], 1),
         t("kpi.cpu"): f"{m['cpu_overhead_share']:.2%}",
+        t("kpi.runs_year"): fmt_number(m["runs_per_year"], 1),
     }
-    busy = f.always_busy  # the same cluster kept busy all year: slowness shows as fewer runs
-    if busy:
-        rows.update({
-            t("kpi.busy_runs"): fmt_number(busy["runs_per_year"], 1),
-            t("kpi.busy_per_run"): money.short(busy["cost_per_run"]),
-            t("kpi.busy_per_mtok"): money(busy["cost_per_mtok"], digits=2),
-            t("kpi.busy_per_gpu_hour"): money(busy["cost_per_useful_gpu_hour"], digits=2),
-        })
+    if f.always_busy:  # the most runs the same cluster makes, kept busy all year
+        rows[t("kpi.max_runs")] = fmt_number(f.always_busy["runs_per_year"], 1)
+    rows.update({  # one figure each, whatever the schedule: the hours a run holds the cluster, priced
+        t("kpi.per_cluster_hour"): money.short(m["cost_per_cluster_hour"]),
+        t("kpi.per_run"): money.short(m["cost_per_run"]),
+        t("kpi.per_mtok"): money(m["cost_per_mtok"], digits=2),
+        t("kpi.per_gpu_hour"): money(m["cost_per_useful_gpu_hour"], digits=2),
+    })
     return rows
 
 
@@ -161,11 +162,12 @@ def _table(t: Translator, money: Money, res: Result, short: Mapping[str, str]) -
                                     ("kpi.interruptions", "interruptions_per_year", "%.1f", 1.0),
                                     ("kpi.cpu", "cpu_overhead_share", "%.2f%%", 100.0)):
         number_col(t(key), [f.metrics[metric] * scale for f in fabrics], fmt)
+    number_col(t("kpi.runs_year"), [f.metrics["runs_per_year"] for f in fabrics], "%.1f")
     if all(f.always_busy for f in fabrics):
-        number_col(t("kpi.busy_runs"), [f.always_busy["runs_per_year"] for f in fabrics], "%.1f")
-        money_col(t("kpi.busy_per_run"), [f.always_busy["cost_per_run"] for f in fabrics])
-        money_col(t("kpi.busy_per_mtok"), [f.always_busy["cost_per_mtok"] for f in fabrics])
-        money_col(t("kpi.busy_per_gpu_hour"), [f.always_busy["cost_per_useful_gpu_hour"] for f in fabrics])
+        number_col(t("kpi.max_runs"), [f.always_busy["runs_per_year"] for f in fabrics], "%.1f")
+    for key, metric in (("kpi.per_cluster_hour", "cost_per_cluster_hour"), ("kpi.per_run", "cost_per_run"),
+                        ("kpi.per_mtok", "cost_per_mtok"), ("kpi.per_gpu_hour", "cost_per_useful_gpu_hour")):
+        money_col(t(key), [f.metrics[metric] for f in fabrics])
     st.caption(t("cards.table_note", n=len(fabrics)))
     st.dataframe(pd.DataFrame(cols), hide_index=True, column_config=config, key="compare_kpi_table",
                  height=38 + 35 * len(fabrics), placeholder="—")

@@ -245,7 +245,22 @@ def _summary_page(t: Translator, scenario, res, title: str, names: dict, conv: M
                          t("kpi.interruptions"), t("kpi.cpu")], rows))
     # why more nodes slow a communication-bound run: after the table, so every fabric's row stays on page 1
     parts.extend(f"<p>{e(line)}</p>" for line in compare_notes.slowdown_lines(t, res, names))
+    parts.append(_unit_costs(t, conv, res, names))
     return "".join(parts) + "</div>"
+
+
+def _unit_costs(t: Translator, conv: Money, res, names: dict) -> str:
+    """What one run costs on the cluster entered (the cards' figures): runs per year as scheduled and at
+    most, the cost of a cluster-hour of training, of a run, of a million tokens, of a useful GPU-hour."""
+    head = [t("spec.fabric"), t("kpi.runs_year"), t("kpi.max_runs"), t("kpi.per_cluster_hour"), t("kpi.per_run"),
+            t("kpi.per_mtok"), t("kpi.per_gpu_hour")]
+    rows = [[names[f.id], format_number(f.metrics["runs_per_year"], 1),
+             format_number(f.always_busy["runs_per_year"], 1) if f.always_busy else "—",
+             conv.short(f.metrics["cost_per_cluster_hour"]), conv.short(f.metrics["cost_per_run"]),
+             conv(f.metrics["cost_per_mtok"], digits=2), conv(f.metrics["cost_per_useful_gpu_hour"], digits=2)]
+            for f in res.fabrics]
+    return (f"<h3>{html.escape(t('rpt.unit_title'))}</h3>{_table(head, rows)}"
+            f"<p class='muted'>{html.escape(t('rpt.unit_note'))}</p>")
 
 
 def _charts(t: Translator, scenario, res, names: dict, conv: Money, rate: float, resale_note: str,

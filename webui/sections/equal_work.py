@@ -28,7 +28,7 @@ def rows(t, money, res: Result, names: dict[str, str]) -> list[dict[str, str]]:
             t("work.fabric"): names[fid] + star,
             t("work.nodes"): fmt_number(int(ew.nodes[j])),
             t("work.cost"): money.short(ew.cost[j]),
-            t("work.per_run"): money.short(ew.cost_per_run[j]),
+            t("work.per_run"): money.short(ew.work_cost_per_run[j]),
             t("work.days"): fmt_number(ew.run_days[j], 1),
             t("work.vs_best"): vs,
         })

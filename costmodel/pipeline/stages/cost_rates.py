@@ -62,8 +62,9 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     scope ``N P_busy · busy · wait share`` (the cluster waiting on the network); CPU share
     ``min(1, cores/100G · traffic · duty / cores)``; value of a cluster-hour (rental × GPUs when
     not given); lost hours (the network's only in fabric scope); hours waiting on the network
-    ``busy · T_exposed / T_step`` (every scope: the wait is the network's). The amounts are the formulas
-    of :data:`costmodel.money.ledger.ENTRIES`, evaluated in order.
+    ``busy · T_exposed / T_step`` (every scope: the wait is the network's); for the cost of a run
+    (:mod:`costmodel.money.unit_cost`) the site energy of a year kept training and the run's hours.
+    The amounts are the formulas of :data:`costmodel.money.ledger.ENTRIES`, evaluated in order.
 
     References
     ----------
@@ -98,6 +99,8 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
         "frontend_nodes": n * p.frontend_network * cluster,
         "kwh_network": net_kw * HOURS_PER_YEAR,
         "kwh_site": _site_kwh(p, step, busy_h, fabric_only),
+        "kwh_site_busy": _site_kwh(p, step, HOURS_PER_YEAR, fabric_only),  # the same, training all year
+        "run_h": sched.run_hours,
         "cpu_share": _cpu_share(p, step),
         "busy_h": busy_h,
         "lost_h": np.where(fabric_only, sched.network_lost_hours, sched.lost_hours),

@@ -7,9 +7,11 @@ from types import MappingProxyType
 
 import numpy as np
 
+from costmodel.money import unit_cost
 from costmodel.money.ledger import TIME_CATEGORIES
 from costmodel.physics import host_link
 from costmodel.pipeline.inputs import GIGA, Inputs
+from costmodel.pipeline.stages.batch import fields_of
 from costmodel.pipeline.stages.cash_flows import CashFlows
 from costmodel.pipeline.stages.cost_rates import CostRates
 from costmodel.pipeline.stages.reliability import SECONDS_PER_HOUR, Reliability, cause_metrics
@@ -19,7 +21,6 @@ from costmodel.pipeline.stages.topology import Topology
 
 HOURS_PER_DAY = 24.0
 MICRO = 1e-6
-MEGA = 1e6
 
 
 @dataclass(frozen=True)
@@ -45,12 +46,14 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
 
     Notes
     -----
-    Per-unit figures divide the cash cost ``TCO − time costs`` (CPU overhead, waiting on the
-    network, interruptions left out: slowness and lost time already show as fewer runs) by the work
-    done: cost per run ``= cash / (runs per year · H)`` (∞ with no run), per million tokens
-    ``= cost per run / (tokens / 10⁶)``, per useful GPU-hour
-    ``= cash / (N g · busy · goodput · utilisation · H)``; MFU on model FLOPs, HFU on the FLOPs
-    executed (with recomputation), both from the step-time stage.
+    Per-unit figures price the hours a run holds the cluster (:mod:`costmodel.money.unit_cost`): a
+    cluster-hour costs the cash cost ``TCO − time costs`` of the cluster kept training, over the
+    horizon's hours (CPU overhead, waiting on the network, interruptions left out: slowness and
+    lost time already show as longer runs); cost per run ``= cost per cluster-hour · T_run``, per
+    million tokens ``= cost per run / (tokens / 10⁶)``, per useful GPU-hour ``= cost per cluster-hour
+    / (N g · goodput · (1 − setup share) · utilisation)``. The schedule sets the runs per year, not
+    these. MFU on model FLOPs, HFU on the FLOPs executed (with recomputation), both from the
+    step-time stage.
 
     References
     ----------
@@ -62,7 +65,7 @@ def metrics(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sched: 
         **_performance(p, step),
         **_plan_and_reliability(rel, sched),
         **_hardware_and_drivers(p, topo, rates),
-        **_unit_costs(p, step, rel, sched, cash, float(horizon_years)),
+        **_unit_costs(p, step, rel, sched, rates, cash, float(horizon_years)),
         **cause_metrics(rel, sched.busy_hours, sched.run_hours),  # reliability by fabric
     }
     return Metrics(values=MappingProxyType(values))
@@ -144,18 +147,15 @@ def _hardware_and_drivers(p: Inputs, topo: Topology, rates: CostRates) -> dict:
     }
 
 
-def _unit_costs(p: Inputs, step: StepTime, rel: Reliability, sched: Schedule, cash, horizon: float) -> dict:
-    """The cash cost over ``horizon`` [years] per run, per million tokens and per useful GPU-hour
-    [currency]; ∞ with no run or no useful hour. Setup hours are busy, not useful."""
-    runs_total = sched.runs_per_year * horizon
+def _unit_costs(p: Inputs, step: StepTime, rel: Reliability, sched: Schedule, rates: CostRates, cash,
+                horizon: float) -> dict:
+    """The cost of a cluster-hour of training, of a run, of a million tokens and of a useful GPU-hour
+    [currency] (:mod:`costmodel.money.unit_cost`: the same figures under every schedule); ∞ when a
+    run never ends or no hour is useful. Setup hours hold the cluster but are not useful."""
+    steps = unit_cost.evaluate(fields_of(p) | rates.drivers | {"cash_total": cash, "horizon": horizon})
+    unit = {k: steps[k] for k in unit_cost.FIGURES}
     setup_share = rel.setup_s / SECONDS_PER_HOUR / sched.run_hours
-    n, g = p.nodes, p.gpus_per_node
-    useful_gpu_h = n * g * sched.busy_hours * rel.goodput * (1.0 - setup_share) * step.utilization * horizon
+    useful_gpus = p.nodes * p.gpus_per_node * rel.goodput * (1.0 - setup_share) * step.utilization
     with np.errstate(divide="ignore", invalid="ignore"):
-        cost_per_run = np.where(runs_total > 0, cash / runs_total, np.inf)
-    return {
-        "cost_per_run": cost_per_run,
-        "cost_per_mtok": cost_per_run / (p.tokens_per_run / MEGA),
-        "cost_per_useful_gpu_hour": np.where(useful_gpu_h > 0, cash / useful_gpu_h, np.inf),
-        "cash_total": cash,
-    }
+        per_useful = np.where(useful_gpus > 0, unit["cost_per_cluster_hour"] / useful_gpus, np.inf)
+    return {**unit, "cost_per_useful_gpu_hour": per_useful, "cash_total": cash}
