@@ -6,7 +6,7 @@ import functools
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError
 
 from costmodel.catalog.loader import DATA_DIR
 from costmodel.errors import CatalogError, problem, problems_error
@@ -37,7 +37,7 @@ class ReferenceReading(BaseModel):
     """Another reading of the article's hardware, checked beside its own: the reference server's NICs."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    nics_per_node: int = Field(gt=0)  # compute NICs per server in the reference design
+    nics_per_node: PositiveInt  # compute NICs per server in the reference design
     text: str  # what that design is
     text_zh: str
 

@@ -65,17 +65,18 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
     arguments of :func:`costmodel.physics.performance.step_time` for the scenario's layout (a layout
     search replaces ``tp``, ``pp``, ``vp``, ``zero`` and ``micro_seqs``)."""
     fabric_latency = p.latency_s + topo.hops * p.hop_latency_s
+    # a NIC's useful rate: the lesser of its port and its host slot (costmodel/physics/host_link.py); the
+    # fabric's efficiency (NCCL and transport, loss, congestion) then applies to whichever binds, and the
+    # loss model sees the rate the NIC actually sends at
+    slot = host_link.slot_bytes_s(p.nic_pcie_gen, p.nic_pcie_lanes, p.pcie_eff)
+    nic_Bps = host_link.nic_bytes_s(p.port_bps, slot)
     eta = p.efficiency * performance.loss_factor(
-        p.loss_model, p.loss_rate, p.port_bps, p.efficiency, 2.0 * fabric_latency,
+        p.loss_model, p.loss_rate, nic_Bps * 8.0, p.efficiency, 2.0 * fabric_latency,
         p.mtu_bytes, p.tcp_flows, p.mathis_c,
     )
     # congestion once a rail spans leaves (routing class, oversubscription): costmodel/physics/congestion.py
     n_leaf = congestion.leaf_nodes(p.nodes, p.nics_per_node, p.switch_radix, p.oversubscription)
     eta = eta * congestion.allreduce_factor(p.nodes, n_leaf, p.oversubscription, p.spine_eff)
-    # a NIC's useful rate: the lesser of its port and its host slot (costmodel/physics/host_link.py); the
-    # fabric's efficiency (NCCL and transport, loss, congestion) then applies to whichever binds
-    slot = host_link.slot_bytes_s(p.nic_pcie_gen, p.nic_pcie_lanes, p.pcie_eff)
-    nic_Bps = host_link.nic_bytes_s(p.port_bps, slot)
     node_bw = p.nics_per_node * nic_Bps * eta
     args = dict(
         nodes=p.nodes, gpus_per_node=p.gpus_per_node, tp=p.tp, pp=p.pipeline_stages, vp=p.vp,
