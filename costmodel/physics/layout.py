@@ -122,8 +122,9 @@ def memory_bytes(args: dict, dp, micro_seqs, microbatches):
     ep = np.asarray(a.get("ep", 1.0), dtype=float)
     experts = a["params"] * share / ep
     dualpipe = a.get("dualpipe", 0.0)
+    held = a["params"] * (1.0 - share) + experts  # the dense part and this GPU's experts
     state = transformer.state_bytes_per_gpu(
-        a["params"] * (1.0 - share) + experts, tp, pp, dp, a["zero"], weight_bytes=a["param_bytes"],
+        held, tp, pp, dp, a["zero"], weight_bytes=a["param_bytes"],
         grad_bytes=a["grad_bytes"], expert_params=experts, ep=ep,
         weight_copies=np.where(np.asarray(dualpipe) > 0, 2.0, 1.0), extra_weight_bytes=a.get("extra_weight_bytes", 0.0))
     act = transformer.activation_bytes_per_gpu(
@@ -131,7 +132,7 @@ def memory_bytes(args: dict, dp, micro_seqs, microbatches):
         scores=a.get("scores", 0.0), head_dim=a.get("head_dim", np.inf),
         linear_bytes=a.get("linear_bytes", transformer.WEIGHT_BYTES),
         dualpipe=dualpipe)
-    gathered = transformer.gathered_bytes_per_gpu(a["params"], tp, a["n_layers"], a["zero"],
+    gathered = transformer.gathered_bytes_per_gpu(held, tp, a["n_layers"], a["zero"],
                                                   weight_bytes=a["param_bytes"])
     return state + act + gathered
 
