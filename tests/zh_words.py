@@ -105,6 +105,9 @@ CITED = (
     "$2 H100s: How the GPU Rental Bubble Burst", "AIMultiple", "Cloud GPU Rental Price Index",
     "SemiAnalysis", "Tech Reader Daily", "Yobitel", "Quantum-2", "training-cost-trends",
     "CLUSTER_INTERCONNECT_COST_FRACTION",
+    # training precision and the memory of a layout
+    "FP8-LM: Training FP8 Large Language Models", "Peng", "Transformer Engine", "te.Linear", "is_first_microbatch",
+    "GPT-175B", "GPT-3 175B", "MT-NLG 530B", "nvidia-smi", "HBM3", "HBM", "GiB",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
