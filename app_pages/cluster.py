@@ -6,6 +6,7 @@ import streamlit as st
 
 from costmodel.catalog.loader import load_catalog
 from costmodel.money.cluster_hour import default_value_of_cluster_hour
+from costmodel.pipeline.inputs import ZERO_STAGE
 from webui.i18n import chrome_texts, labels
 from webui.inputs import widgets
 from webui.inputs.fincarbon_inputs import grid_inputs, tax_inputs
@@ -78,6 +79,10 @@ with middle, st.container(border=True):
     widgets.number(t, "workload.tokens_per_run_b")
     widgets.number(t, "workload.global_batch_tokens_m")
     widgets.number(t, "workload.compute_efficiency")
+    # the precisions this GPU has (the current one too, so a refused document still shows it)
+    precisions = [x for x in ("bf16", "fp8", "fp4")
+                  if gpu.peak_tflops(x) is not None or x == scenario.workload.precision]
+    widgets.choice(t, "workload.precision", precisions, horizontal=True)
     widgets.choice(t, "workload.parallelism", ["dp", "fsdp", "pipeline", "best"])
     searched = scenario.workload.parallelism == "best"
     if searched:
@@ -87,6 +92,7 @@ with middle, st.container(border=True):
     if scenario.workload.parallelism == "pipeline":
         widgets.number(t, "workload.pipeline_stages")
         widgets.number(t, "workload.virtual_stages")
+        widgets.toggle(t, "workload.dualpipe")
     if not searched:
         widgets.number(t, "workload.micro_batch_seqs")
     widgets.number(t, "workload.seq_len")
@@ -101,7 +107,10 @@ with middle, st.container(border=True):
         widgets.toggle(t, "workload.moe_node_dedup")
         widgets.number(t, "workload.moe_max_nodes")
     if not searched:
-        widgets.toggle(t, "workload.full_recompute")
+        widgets.choice(t, "workload.recompute", ["none", "selective", "full"], horizontal=True)
+        if scenario.workload.full_recompute:  # a document saved before the choice: the old switch overrides it
+            widgets.toggle(t, "workload.full_recompute")
+        widgets.number(t, "workload.zero_stage", placeholder_value=ZERO_STAGE[scenario.workload.parallelism])
     widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)
     widgets.number(t, "workload.runs_per_year")  # the plan: also the equal-work comparison's
     widgets.number(t, "workload.target_run_days")

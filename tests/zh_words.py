@@ -14,11 +14,11 @@ ALLOWED = frozenset({
     "CNY", "USD", "EUR",
     # products, protocols and standards, written the same in Chinese
     "TCP", "IP", "RoCE", "RoCEv2", "iWARP", "InfiniBand", "HDR", "NDR", "XDR", "RDMA", "NCCL", "NVIDIA", "DGX",
-    "SXM", "HGX", "PCIe", "NVLink", "SM", "BF16", "TDP", "GPU", "CPU", "MFU", "HFU", "PUE", "TCO", "NPV", "FSDP",
-    "ZeRO", "UTF",
+    "SXM", "HGX", "PCIe", "NVLink", "SM", "BF16", "FP8", "FP4", "TDP", "GPU", "CPU", "MFU", "HFU", "PUE", "TCO",
+    "NPV", "FSDP", "ZeRO", "UTF",
     "A10", "A30", "A100", "H100", "H200", "B200", "JSON", "PDF", "CSV", "Excel", "LibreOffice", "Llama", "token",
     # training tools and models named as their papers name them (the Method page's bandwidth sensitivity)
-    "Calculon", "Megatron", "GPT",
+    "Calculon", "Megatron", "GPT", "DeepSeek", "DualPipe",
     # cited authors (a method's name: "Daly 2006", "Cai 等 2021")
     "Daly", "Cai",
     # Monte Carlo percentiles as statisticians write them
@@ -108,6 +108,9 @@ CITED = (
     # the host PCIe link of a NIC: the specification, the paper and the model of its overheads
     "PCI-SIG", "PCI Express Base Specification", "Neugebauer", "Understanding PCIe performance for end host networking",
     "pcie-bench/pcie-model", "mem_bw.write",
+    # training precision and the memory of a layout
+    "FP8-LM: Training FP8 Large Language Models", "Peng", "Transformer Engine", "te.Linear", "is_first_microbatch",
+    "GPT-175B", "GPT-3 175B", "MT-NLG 530B", "nvidia-smi", "HBM3", "HBM", "GiB",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -81,6 +81,8 @@ class GpuSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     name: str
     peak_bf16_tflops: Quantity
+    peak_fp8_tflops: Quantity | None = None  # dense FP8 peak; None = the part has no FP8 tensor cores
+    peak_fp4_tflops: Quantity | None = None  # dense FP4 peak; None = none
     tdp_w: Quantity
     memory_gb: Quantity
     intra_node_gbs: Quantity
@@ -90,6 +92,12 @@ class GpuSpec(BaseModel):
     default_nics_per_node: Quantity
     nic_pcie_gen: Quantity  # PCIe generation of each compute NIC's host link (its narrowest PCIe hop)
     nic_pcie_lanes: Quantity  # its lanes
+
+
+    def peak_tflops(self, precision: str) -> float | None:
+        """Dense tensor-core peak at ``precision`` (bf16, fp8, fp4) [TFLOP/s]; None where the part lacks it."""
+        q = {"bf16": self.peak_bf16_tflops, "fp8": self.peak_fp8_tflops, "fp4": self.peak_fp4_tflops}[precision]
+        return None if q is None else q.typical
 
 
 class FabricSpec(BaseModel):

@@ -27,6 +27,10 @@ WORKLOAD_ROWS = (
     ("pipeline_stages", "count", "#,##0"),
     ("virtual_stages", "count", "#,##0"),
     ("full_recompute", "on/off", "on_off"),
+    ("recompute", "option", None),
+    ("precision", "option", None),
+    ("dualpipe", "on/off", "on_off"),
+    ("zero_stage", "count", "0"),
     ("layers", "count", "#,##0"),
     ("hidden_size", "count", "#,##0"),
     ("compute_efficiency", "0-1", "0.00"),
@@ -113,7 +117,7 @@ class _Sheet:
         if value is None:
             ws.write_string(r, 1, tt[empty], self.text_r)
         elif isinstance(value, str):
-            ws.write_string(r, 1, tt["parallelism"].get(value, value), self.text_r)
+            ws.write_string(r, 1, {**tt["parallelism"], **tt["choices"]}.get(value, value), self.text_r)
         else:
             ws.write_number(r, 1, float(value), self.nf(code))
         ws.write_string(r, 2, tt["units"][unit], self.unit_f)

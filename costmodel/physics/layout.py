@@ -45,6 +45,10 @@ from costmodel.physics import performance, transformer
 GRID_FILE = DATA_DIR / "layout_grid.yaml"
 #: The keyword arguments of :func:`costmodel.physics.performance.step_time` a layout sets.
 LAYOUT_KEYS = ("tp", "pp", "vp", "zero", "micro_seqs", "recompute")
+#: Keys of a layout's arguments that only its memory reads (not the step time): attention scores
+#: stored (1) or recomputed (0), the attention head width [elements], bytes of a cached linear-layer
+#: input, DualPipe (1) or not, bytes per parameter of a cached low-precision weight copy.
+MEMORY_KEYS = ("scores", "head_dim", "linear_bytes", "dualpipe", "extra_weight_bytes")
 #: Elements of one ``(rows, F, K)`` array per chunk of the search (about 8 MB of float64).
 CHUNK_ELEMENTS = 1 << 20
 _TOL = 1e-9
@@ -106,23 +110,36 @@ def load_grid(path: Path = GRID_FILE) -> Grid:
 
 
 def memory_bytes(args: dict, dp, micro_seqs, microbatches):
-    """Memory per GPU of a layout [B]: state (ZeRO stage), activations of the first stage
-    (``min(m, p)`` micro-batches in flight with a pipeline, one without) and ZeRO-3's gathered
-    layers. ``args`` holds the keyword arguments of :func:`costmodel.physics.performance.step_time`."""
+    """Memory per GPU of a layout [B]: state (ZeRO stage; routed experts split over ``ep`` and their
+    state sharded over their ``d/ep`` replicas), activations of the first stage (the schedule's
+    micro-batches in flight, :func:`costmodel.physics.transformer.held_layer_microbatches`) and
+    ZeRO-3's gathered layers. ``args`` holds the keyword arguments of
+    :func:`costmodel.physics.performance.step_time` and the :data:`MEMORY_KEYS`."""
     a = args
     tp, pp, vp = a["tp"], a["pp"], a["vp"]
-    # a mixture of experts splits its expert weights over the expert-parallel GPUs
     active = a["params"] if a.get("active_params") is None else a["active_params"]
     share = transformer.expert_share(a["params"], active, a.get("experts", 0.0), a.get("top_k", 0.0))
-    held = a["params"] * (1.0 - share + share / np.asarray(a.get("ep", 1.0), dtype=float))
-    state = transformer.state_bytes_per_gpu(held, tp, pp, dp, a["zero"], weight_bytes=a["param_bytes"],
-                                            grad_bytes=a["grad_bytes"])
-    in_flight = np.where(np.asarray(pp) > 1, np.minimum(microbatches, pp), 1.0)
-    act = transformer.activation_bytes_per_gpu(a["seq_len"], micro_seqs, a["hidden"], a["n_layers"], tp, pp, vp,
-                                               in_flight, a["recompute"])
-    gathered = transformer.gathered_bytes_per_gpu(a["params"], tp, a["n_layers"], a["zero"],
+    ep = np.asarray(a.get("ep", 1.0), dtype=float)
+    experts = a["params"] * share / ep
+    dualpipe = a.get("dualpipe", 0.0)
+    held = a["params"] * (1.0 - share) + experts  # the dense part and this GPU's experts
+    state = transformer.state_bytes_per_gpu(
+        held, tp, pp, dp, a["zero"], weight_bytes=a["param_bytes"],
+        grad_bytes=a["grad_bytes"], expert_params=experts, ep=ep,
+        weight_copies=np.where(np.asarray(dualpipe) > 0, 2.0, 1.0), extra_weight_bytes=a.get("extra_weight_bytes", 0.0))
+    act = transformer.activation_bytes_per_gpu(
+        a["seq_len"], micro_seqs, a["hidden"], a["n_layers"], tp, pp, vp, microbatches, a["recompute"],
+        scores=a.get("scores", 0.0), head_dim=a.get("head_dim", np.inf),
+        linear_bytes=a.get("linear_bytes", transformer.WEIGHT_BYTES),
+        dualpipe=dualpipe)
+    gathered = transformer.gathered_bytes_per_gpu(held, tp, a["n_layers"], a["zero"],
                                                   weight_bytes=a["param_bytes"])
     return state + act + gathered
+
+
+def step_kwargs(args: dict) -> dict:
+    """``args`` without the :data:`MEMORY_KEYS`: the keyword arguments of the step time."""
+    return {k: v for k, v in args.items() if k not in MEMORY_KEYS}
 
 
 def whole(args: dict):
@@ -199,7 +216,7 @@ def search(args: dict, usable_bytes, grid: Grid | None = None) -> Found:
             step = max(1, CHUNK_ELEMENTS // (n_fab * keep.size))
             for start in range(0, n_rows, step):
                 sl = slice(start, min(n_rows, start + step))
-                t = performance.step_time(**{k: _rows(v, sl) for k, v in base.items()}, **sub)["t_step"]
+                t = performance.step_time(**{k: _rows(v, sl) for k, v in step_kwargs(base).items()}, **sub)["t_step"]
                 key = np.where(_rows(fits_k, sl), t, np.inf)
                 key = np.broadcast_to(key, (sl.stop - sl.start, n_fab, keep.size))
                 idx = np.argmin(key, axis=-1)

@@ -125,7 +125,8 @@ def _layout(gpus, tp, pp, micro_seqs, seq_len, batch_tokens):
     return dp, b, batch_seqs / (dp * b)
 
 
-def _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, pp, peak_flops, compute_eff):
+def _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, pp, peak_flops, compute_eff,
+             rec_extra=0.0):
     """Compute of one micro-batch on one GPU.
 
     Returns ``p_act`` (parameters a token passes through) [count], ``f_model``, ``f_hw`` (model and
@@ -134,7 +135,7 @@ def _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, 
     """
     p_act = params if active_params is None else np.where(moe > 0, active_params, params)
     f_model = transformer.model_flops_per_token(p_act, n_layers, seq_len, hidden)
-    f_hw = transformer.hardware_flops_per_token(f_model, rec)
+    f_hw = transformer.hardware_flops_per_token(f_model, rec, rec_extra)
     t_mb = f_hw * b * seq_len / (tp * pp * peak_flops * compute_eff)
     f_bwd = np.where(rec > 0, 0.75, 2.0 / 3.0)
     return {"p_act": p_act, "f_model": f_model, "f_hw": f_hw, "t_mb": t_mb, "f_bwd": f_bwd}
@@ -225,7 +226,7 @@ def step_time(
     bucket_bytes, node_bw_Bps, intra_node_Bps, nvlink_eff, alpha_base_s, fabric_latency_s,
     nvlink_latency_s, sm_share_net, fsdp_eff, ar_speedup=1.0,
     experts=0.0, top_k=0.0, ep=1.0, active_params=None, a2a_bw_gpu_Bps=1.0, a2a_overlap=0.0,
-    node_dedup=0.0, max_nodes=0.0, sm_share_a2a=0.0,
+    node_dedup=0.0, max_nodes=0.0, sm_share_a2a=0.0, recompute_extra=0.0,
 ):
     """Step time and its parts for a ``t × p × d`` layout (arrays that broadcast together).
 
@@ -234,6 +235,7 @@ def step_time(
     tp, pp, vp : tensor-parallel size, pipeline stages, interleaved chunks per stage [count]
     zero : ZeRO stage of the data-parallel dimension, 0–3 (3 = FSDP full shard)
     recompute : 1 with full activation recomputation, else 0
+    recompute_extra : share of the FLOPs selective recomputation repeats where ``recompute`` is 0 [0-1]
     micro_seqs : sequences per micro-batch ``b``; seq_len ``s`` [tokens]; batch_tokens per step
     params, n_layers, hidden : ``P`` [count], ``l``, ``h`` [elements]
     peak_flops, compute_eff : peak per GPU [FLOP/s]; share of it the kernels reach [0-1]
@@ -274,7 +276,8 @@ def step_time(
     moe = (experts > 0).astype(float)
     gpus = n * g
     dp, b, m = _layout(gpus, tp, pp, micro_seqs, seq_len, batch_tokens)
-    c = _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, pp, peak_flops, compute_eff)
+    c = _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, pp, peak_flops, compute_eff,
+                 recompute_extra)
     per_gpu_net, nvlink = node_bw_Bps / g, intra_node_Bps * nvlink_eff
     tp_size = b * seq_len * hidden * act_bytes
     t_tp_mb = _tensor_parallel_mb(tp, pp, g, rec, n_layers, tp_size, nvlink, per_gpu_net, alpha_base_s,

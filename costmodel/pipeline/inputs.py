@@ -33,6 +33,8 @@ GIGA = 1e9  # unit scaling of inputs lives in the registry (data/quantities.yaml
 # state (Megatron's distributed optimizer, ZeRO-1); FSDP shards everything (ZeRO-3); "best" is
 # the layout search's (costmodel.physics.layout), which replaces the layout arrays per fabric
 ZERO_STAGE = {"dp": 1, "pipeline": 1, "fsdp": 3, "best": 1}
+#: The codes of the workload's precision in the model's ``precision_code`` array.
+PRECISION_CODES = {"bf16": 0.0, "fp8": 1.0, "fp4": 2.0}
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,11 @@ DERIVED: dict[str, str] = {
     "vertical_run_m": "each end [m]; (1, 1)",
     "service_loop_m": "each end [m]; (1, 1)",
     "recompute": "1 = full activation recomputation, else 0; (S, 1)",
-    "zero": "ZeRO stage of the data-parallel dimension, 0-3; (S, 1)",
+    "selective": "1 = selective recomputation (attention scores recomputed), else 0; (S, 1)",
+    "scores": "1 = the attention scores are stored (no recomputation at all), else 0; (S, 1)",
+    "dualpipe": "1 = DeepSeek's DualPipe schedule (two weight copies, p + 1 micro-batches), else 0; (S, 1)",
+    "peak_ratio": "the workload precision's dense peak / the BF16 peak of the GPU [ratio]; (S, 1)",
+    "precision_code": "0 = BF16, 1 = FP8, 2 = FP4 (see PRECISION_CODES); (S, 1)",
     "node_dedup": "1 = node-deduplicated expert dispatch; (S, 1)",
     "loss_model": "code, see performance.LOSS_MODEL_CODES; (1, F)",
     "dac_reach_m": "[m]; (1, F)",
@@ -212,6 +218,22 @@ def _measured_fabrics(scenario: Scenario, fab_specs: list, nics: float, g: float
     return fab_specs, measured, measured_a2a
 
 
+def _recompute_arrays(scenario: Scenario, gpu) -> dict[str, np.ndarray]:
+    """Recomputation, schedule and precision as the model reads them, ``(1, 1)``: full recomputation
+    (``full_recompute`` on overrides ``recompute``), selective, stored scores, DualPipe, the precision's
+    code and its dense peak over the BF16 one."""
+    w = scenario.workload
+    mode = "full" if w.full_recompute else w.recompute
+    return dict(
+        recompute=_scalar(1.0 if mode == "full" else 0.0),
+        selective=_scalar(1.0 if mode == "selective" else 0.0),
+        scores=_scalar(1.0 if mode == "none" else 0.0),
+        dualpipe=_scalar(1.0 if w.dualpipe and w.parallelism == "pipeline" else 0.0),
+        precision_code=_scalar(PRECISION_CODES[w.precision]),
+        peak_ratio=_scalar(gpu.peak_tflops(w.precision) / gpu.peak_bf16_tflops.typical),
+    )
+
+
 def _layout_arrays(scenario: Scenario, params: float, hidden: float, g: float) -> dict[str, np.ndarray]:
     """The training layout and the choices the model reads as numbers (flags and sizes), ``(1, 1)``."""
     c, w = scenario.cluster, scenario.workload
@@ -220,11 +242,10 @@ def _layout_arrays(scenario: Scenario, params: float, hidden: float, g: float) -
     return dict(
         hidden=_scalar(hidden),
         n_layers=_scalar(w.layers if w.layers is not None else float(transformer.layers(params, hidden))),
-        recompute=_scalar(1.0 if w.full_recompute else 0.0),
         tp=_scalar(w.tensor_parallel or tp_default),
         pipeline_stages=_scalar(w.pipeline_stages if w.parallelism == "pipeline" else 1),
         vp=_scalar(w.virtual_stages if w.parallelism == "pipeline" else 1),
-        zero=_scalar(ZERO_STAGE[w.parallelism]),
+        zero=_scalar(ZERO_STAGE[w.parallelism] if w.zero_stage is None or w.parallelism == "best" else w.zero_stage),
         experts=_scalar(w.experts or 0),
         node_dedup=_scalar(1.0 if w.moe_node_dedup else 0.0),
         moe_max_nodes=_scalar(w.moe_max_nodes or 0),
@@ -311,6 +332,7 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     arrays = {spec.model.field: _scalar(_path(scenario, spec.id) * spec.model.scale)
               for spec in quantities.direct("scenario")}
     arrays.update(gpus_per_node=_scalar(g), nics_per_node=_scalar(nics), **_layout_arrays(scenario, params, hidden, g),
+                  **_recompute_arrays(scenario, cat.gpus[c.gpu]),
                   **_fabric_arrays(cat, fab_specs, measured),
                   **{name: _scalar(getattr(cat.layout, name).typical) for name in type(cat.layout).model_fields})
     ranges = _Ranges()

@@ -70,7 +70,24 @@ class _WorkloadChoices(BaseModel):
 
     model_config = STRICT
     full_recompute: bool = Field(
-        False, description="full activation recomputation: the forward runs twice (hardware FLOPs × 4/3)"
+        False, description="full activation recomputation: the forward runs twice (hardware FLOPs × 4/3); "
+        "on, it overrides recompute"
+    )
+    recompute: Literal["none", "selective", "full"] = Field(
+        "selective",
+        description="activation recomputation: 'none' keeps every activation (the s×s attention scores too), "
+        "'selective' recomputes the attention scores in the backward (a fused attention kernel does the same; "
+        "a few % more FLOPs), 'full' keeps only each layer's input and runs the forward twice",
+    )
+    precision: Literal["bf16", "fp8", "fp4"] = Field(
+        "bf16",
+        description="precision of the matrix multiplies: the GPU's dense peak at that precision, the share of it "
+        "training reaches, FP8 copies of the weights and FP8-cached inputs of the linear layers; FP8 and FP4 "
+        "only on GPUs that have them",
+    )
+    dualpipe: bool = Field(
+        False, description="DeepSeek's bidirectional pipeline schedule (pipeline parallelism): two copies of each "
+        "stage's weights, activations of p + 1 micro-batches",
     )
     parallelism: Literal["dp", "fsdp", "pipeline", "best"] = Field(
         "dp",
@@ -303,6 +320,11 @@ class Scenario(BaseModel):
                 "workload.pipeline_stages", f"at most the number of nodes ({self.cluster.nodes}); "
                 "each stage runs on at least one node", "stages_above_nodes", hi=str(self.cluster.nodes),
             )
+        precision, gpu = self.workload.precision, self.cluster.gpu
+        if cat.gpus[gpu].peak_tflops(precision) is None:
+            raise FieldError("workload.precision", f"the {cat.gpus[gpu].name} has no {precision.upper()} tensor "
+                             "cores; choose BF16 or a GPU that has them", "precision_unsupported",
+                             gpu=cat.gpus[gpu].name, precision=precision.upper())
         self._check_layout(int(self.cluster.gpus_per_node or cat.gpus[self.cluster.gpu].default_gpus_per_node.typical))
         if self.facility.gpu_idle_power_frac > self.facility.gpu_busy_power_frac:
             raise FieldError(

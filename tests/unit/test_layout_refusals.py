@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import costmodel
+from costmodel.catalog.loader import load_catalog
 from costmodel.errors import ScenarioError
 from costmodel.scenario.validation import validate_scenario
 from webui.i18n.translator import catalog
@@ -45,3 +46,24 @@ def test_a_possible_layout_is_accepted(workload):
 def test_each_refusal_has_an_english_and_a_chinese_text(code):
     keys = [k for k in catalog("en") if k.endswith("." + code)]
     assert keys and all(k in catalog("zh") for k in keys)
+
+
+@pytest.mark.parametrize(("gpu", "precision", "ok"), [
+    ("a100-80", "fp8", False), ("a10", "fp8", False), ("h100", "fp4", False),
+    ("h100", "fp8", True), ("h200", "fp8", True), ("b200", "fp4", True), ("a100-80", "bf16", True),
+])
+def test_a_precision_the_gpu_lacks_is_refused_naming_the_gpu(gpu, precision, ok):
+    d = _doc(precision=precision)
+    d["cluster"]["gpu"] = gpu
+    if ok:
+        assert validate_scenario(d).workload.precision == precision
+        return
+    with pytest.raises(ScenarioError) as err:
+        validate_scenario(d)
+    name = load_catalog().gpus[gpu].name
+    assert str(err.value).startswith("workload.precision") and name in str(err.value)
+    assert f"no {precision.upper()} tensor cores" in str(err.value)
+
+
+def test_the_precision_refusal_has_an_english_and_a_chinese_text():
+    assert "err.precision_unsupported" in catalog("en") and "err.precision_unsupported" in catalog("zh")

@@ -43,20 +43,50 @@ def test_state_memory_is_zeros_sixteen_bytes_per_parameter_and_its_figure_1():
 
 
 def test_activation_memory_is_korthikantis_per_layer_figure_times_the_layers_in_1f1b():
-    # Korthikanti et al. 2022: per layer s b h (34 + 5 a s / h) / t with tensor + sequence
-    # parallelism (the 5 a s / h score matrix dropped: fused attention keeps none); 1F1B's first
-    # stage holds p micro-batches of l/p layers, i.e. all l layers' worth, whatever p (sec. 4.2.3);
-    # interleaving multiplies it by 1 + (p - 1)/(p v); full recomputation keeps 2 s b h / t per layer.
+    # Korthikanti et al. 2022 (Table 2): per layer s b h (34 + 5 a s / h) / t with tensor + sequence
+    # parallelism, 34 s b h / t with selective recomputation; less the two 1-byte dropout masks of a
+    # model trained without dropout: 32 (+ 5 s / d_head with the scores stored). 1F1B's first stage
+    # holds p micro-batches of l/p layers, i.e. all l layers' worth, whatever p (sec. 4.2.3);
+    # interleaving multiplies it by 1 + (p - 1)/(p v) once there are enough micro-batches, and holds
+    # every micro-batch there is when there are fewer (Megatron's warm-up cap); full recomputation
+    # keeps 2 s b h / t per layer.
     s, b, h, n_l, t = 2048, 1, 12288, 96, 8
-    per_layer = 34 * s * b * h / t
+    per_layer = 32 * s * b * h / t
     one_stage = transformer.activation_bytes_per_gpu(s, b, h, n_l, t, 1, 1, 1, 0)
-    eight_stages = transformer.activation_bytes_per_gpu(s, b, h, n_l, t, 8, 1, 8, 0)
+    eight_stages = transformer.activation_bytes_per_gpu(s, b, h, n_l, t, 8, 1, 64, 0)
     assert one_stage == pytest.approx(per_layer * n_l)
     assert eight_stages == pytest.approx(per_layer * n_l)  # was × (1 + 7/8) before the fix
-    interleaved = transformer.activation_bytes_per_gpu(s, b, h, n_l, t, 8, 3, 8, 0)
+    interleaved = transformer.activation_bytes_per_gpu(s, b, h, n_l, t, 8, 3, 64, 0)
     assert interleaved == pytest.approx(per_layer * n_l * (1 + 7 / 24))
+    few = transformer.activation_bytes_per_gpu(s, b, h, n_l, t, 8, 3, 8, 0)  # m = p: every micro-batch
+    assert few == pytest.approx(per_layer * n_l)
     recomputed = transformer.activation_bytes_per_gpu(s, b, h, n_l, t, 1, 1, 1, 1)
     assert recomputed == pytest.approx(2 * s * b * h / t * n_l + per_layer)
+    stored = transformer.activation_bytes_per_gpu(s, b, h, n_l, t, 1, 1, 1, 0, scores=1.0, head_dim=128)
+    assert stored == pytest.approx((32 + 5 * s / 128) * s * b * h / t * n_l)
+    fp8 = transformer.activation_bytes_per_gpu(s, b, h, n_l, t, 1, 1, 1, 0, linear_bytes=1.0)
+    assert fp8 == pytest.approx((32 - 14 / 2) * s * b * h / t * n_l)  # the linear layers' inputs in FP8
+
+
+def test_dualpipe_holds_p_plus_one_micro_batches_and_two_weight_copies():
+    # DeepSeek-V3 report, table 2: DualPipe's activations are those of PP + 1 micro-batches of a
+    # stage (1F1B: PP), its parameters 2×; the optimizer state is sharded over both copies.
+    s, h, n_l, t, p = 4096, 7168, 64, 1, 16
+    one_f = transformer.activation_bytes_per_gpu(s, 1, h, n_l, t, p, 1, 100, 0)
+    dual = transformer.activation_bytes_per_gpu(s, 1, h, n_l, t, p, 1, 100, 0, dualpipe=1.0)
+    assert dual / one_f == pytest.approx((p + 1) / p)
+    one = transformer.state_bytes_per_gpu(1e9, 1, 1, 8, 1)
+    two = transformer.state_bytes_per_gpu(1e9, 1, 1, 8, 1, weight_copies=2.0)
+    assert two - one == pytest.approx(1e9 * (2 + 2))  # weights and gradients twice, optimizer once
+
+
+def test_expert_state_shards_over_the_experts_own_data_parallel_replicas():
+    # an expert split over ep GPUs has dp/ep data-parallel replicas (Megatron's expert data
+    # parallel): its optimizer state shards over those, not over all dp
+    dense = transformer.state_bytes_per_gpu(1e9, 1, 1, 128, 1)
+    expert = transformer.state_bytes_per_gpu(1e9, 1, 1, 128, 1, expert_params=1e9, ep=64)
+    assert dense == pytest.approx(1e9 * (4 + 12 / 128))
+    assert expert == pytest.approx(1e9 * (4 + 12 / 2))
 
 
 def test_the_grid_is_read_from_its_data_file_with_sources(tmp_path):
@@ -80,7 +110,7 @@ def _memory_independently(s: Scenario, m: dict) -> float:
     params, layers = float(p.params[0, 0]), float(p.n_layers[0, 0])
     state = transformer.state_bytes_per_gpu(params, tp, pp, dp, z, grad_bytes=s.workload.grad_bytes)
     act = transformer.activation_bytes_per_gpu(s.workload.seq_len, b, float(p.hidden[0, 0]), layers, tp, pp, vp,
-                                               min(mb, pp) if pp > 1 else 1, rec)
+                                               mb, rec)
     gathered = 2 * params / (tp * layers) * 2 if z >= 3 else 0.0
     return float(state + act + gathered) / GB
 
@@ -198,10 +228,11 @@ def test_a_gpu_memory_override_moves_the_fit():
     need = costmodel.evaluate(s).fabrics[0].metrics["memory_gb_per_gpu"]
     reserve = CAT.model["memory_reserve_frac"].typical
     data = s.model_dump(mode="json")
-    for gb, fits in ((need / (1 - reserve) * 1.01, 1.0), (need / (1 - reserve) * 0.99, 0.0)):
+    binary = GIB / GB  # the datasheets' GB of HBM are GiB (nvidia-smi: an H100 "80 GB" has 81,559 MiB)
+    for gb, fits in ((need / (1 - reserve) / binary * 1.01, 1.0), (need / (1 - reserve) / binary * 0.99, 0.0)):
         data["overrides"] = {"gpus": {"a100-40": {"memory_gb": gb}}}
         m = costmodel.evaluate(costmodel.scenario_from_dict(data)).fabrics[0].metrics
-        assert m["memory_usable_gb"] == pytest.approx(gb * (1 - reserve)) and m["fits_memory"] == fits
+        assert m["memory_usable_gb"] == pytest.approx(gb * binary * (1 - reserve)) and m["fits_memory"] == fits
 
 
 def test_the_results_csv_carries_each_fabrics_layout():

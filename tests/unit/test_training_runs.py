@@ -7,6 +7,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from costmodel.catalog.loader import load_catalog
 from costmodel.evidence import runs
 from costmodel.physics import performance
 
@@ -45,17 +46,20 @@ def test_llama3_405b_mfu_and_its_direction():
 def test_the_known_misses_are_the_documented_ones():
     """Korthikanti's large-model iteration times are slower in the model (one kernel efficiency
     per GPU, calibrated on a narrower model); docs/validation.md says so. A change that fixes or
-    worsens them must update the page."""
+    worsens them must update the page. DeepSeek-V3, counted at its FP8 peak, is too fast while its
+    all-to-all hides behind compute without bound (a2a_overlap 1): the model is faster, not slower."""
     misses = {c.id for c in CHECKS.values() if c.role == "check" and not c.within}
-    assert misses == {"korthikanti-175b", "korthikanti-530b", "korthikanti-1t", "llama3-405b-16k"}
+    assert misses == {"korthikanti-175b", "korthikanti-530b", "korthikanti-1t", "llama3-405b-16k", "deepseek-v3"}
+    assert CHECKS["deepseek-v3"].error > 0  # faster than published: the unbounded overlap
     assert all(CHECKS[i].error > 0 for i in ("korthikanti-175b", "korthikanti-530b", "korthikanti-1t"))
 
 
 def test_mfu_is_three_quarters_of_hfu_with_recomputation():
     c = CHECKS["megatron-175b-384"]
     assert c.mfu == pytest.approx(0.75 * c.hfu, rel=1e-12)
-    no_recompute = CHECKS["llama3-405b-8k"]
-    assert no_recompute.mfu == pytest.approx(no_recompute.hfu, rel=1e-12)
+    selective = CHECKS["llama3-405b-8k"]  # selective recomputation repeats a few % of the FLOPs
+    extra = load_catalog().model["selective_recompute_flops_frac"].typical
+    assert selective.hfu == pytest.approx(selective.mfu * (1 + extra), rel=1e-12)
 
 
 def test_calibration_is_a_single_node_run():
@@ -137,7 +141,7 @@ def test_latency_counts_tensor_parallel_shards_and_one_base_latency_per_collecti
 # -- mixture of experts -------------------------------------------------------------------------
 def test_moe_runs_within_their_tolerance():
     """Qwen3-235B on 256 H100 (Megatron-Core model zoo) and DeepSeek-V3 on 2,048 H800."""
-    for run_id in ("qwen3-235b-ep32", "qwen3-235b-ep32-overlap", "deepseek-v3"):
+    for run_id in ("qwen3-235b-ep32", "qwen3-235b-ep32-overlap"):
         assert CHECKS[run_id].within, (run_id, CHECKS[run_id].model)
     # overlapping the all-to-all shortens the step, as measured (19.7 → 17.6 s)
     assert CHECKS["qwen3-235b-ep32-overlap"].model < CHECKS["qwen3-235b-ep32"].model
@@ -178,7 +182,8 @@ def test_node_dedup_never_sends_more_and_a_dense_model_sends_no_all_to_all():
 
 def test_expert_weights_split_over_expert_parallel_gpus_in_the_memory_model():
     """DeepSeek-V3's 671 B parameters on PP 16 with experts over 64 GPUs: each GPU holds the dense
-    part and 1/64 of the experts, so its state is far below 671 B / 16 × 16 B."""
+    part and 1/64 of the experts, so its state is far below 671 B / 16 × 16 B; an expert's
+    optimizer state shards over its own dp/ep = 2 replicas, not over all 128."""
     from costmodel.physics import layout, transformer
 
     args = dict(params=671e9, active_params=37e9, experts=256.0, top_k=8.0, ep=64.0, tp=1.0, pp=16.0, vp=1.0,
@@ -187,8 +192,11 @@ def test_expert_weights_split_over_expert_parallel_gpus_in_the_memory_model():
     moe = layout.memory_bytes(args, dp=128.0, micro_seqs=1.0, microbatches=120.0)
     dense = layout.memory_bytes({**args, "experts": 0.0}, dp=128.0, micro_seqs=1.0, microbatches=120.0)
     share = float(transformer.expert_share(671e9, 37e9, 256, 8))
-    held = 671e9 * (1 - share + share / 64)
-    saved = (transformer.state_bytes_per_gpu(671e9, 1.0, 16.0, 128.0, 1.0)
-             - transformer.state_bytes_per_gpu(held, 1.0, 16.0, 128.0, 1.0))
+    experts = 671e9 * share / 64
+    held = 671e9 * (1 - share) + experts
+    state = transformer.state_bytes_per_gpu(held, 1.0, 16.0, 128.0, 1.0, expert_params=experts, ep=64.0)
+    saved = transformer.state_bytes_per_gpu(671e9, 1.0, 16.0, 128.0, 1.0) - state
     assert float(dense - moe) == pytest.approx(float(saved), rel=1e-9)  # only the state differs
-    assert float(transformer.state_bytes_per_gpu(held, 1.0, 16.0, 128.0, 1.0)) < 10e9  # it fits an 80 GB GPU
+    by_hand = 671e9 * (1 - share) / 16 * (2 + 2 + 12 / 128) + experts / 16 * (2 + 2 + 12 / 2)
+    assert float(state) == pytest.approx(by_hand, rel=1e-12)
+    assert float(state) < 15e9  # it fits an 80 GB GPU

@@ -18,8 +18,9 @@ from webui.i18n.translator import Translator
 #: the plan's rows: (group, field, how the value is shown)
 WORKLOAD_FIELDS = ("model_params_b", "active_params_b", "tokens_per_run_b", "global_batch_tokens_m", "seq_len",
                    "micro_batch_seqs", "parallelism", "tensor_parallel", "pipeline_stages", "virtual_stages",
-                   "full_recompute", "layers", "hidden_size", "compute_efficiency", "experts", "top_k",
-                   "expert_parallel", "a2a_overlap", "moe_node_dedup", "moe_max_nodes")
+                   "full_recompute", "recompute", "precision", "dualpipe", "zero_stage", "layers", "hidden_size",
+                   "compute_efficiency", "experts", "top_k", "expert_parallel", "a2a_overlap", "moe_node_dedup",
+                   "moe_max_nodes")
 CLUSTER_FIELDS = ("nodes", "gpus_per_node", "nics_per_node", "oversubscription", "nodes_per_rack",
                   "spare_switch_frac", "spare_cable_frac", "spare_optic_frac", "in_network_reduction")
 _EMPTY = {"experts": "rtrain.dense", "active_params_b": "rtrain.all_params", "moe_max_nodes": "rtrain.no_limit"}

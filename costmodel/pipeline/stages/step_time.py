@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from costmodel.arrays import compact
-from costmodel.physics import congestion, host_link, layout, performance
+from costmodel.physics import congestion, host_link, layout, performance, transformer
 from costmodel.pipeline.inputs import Inputs
 from costmodel.pipeline.stages.topology import Topology
 
@@ -60,6 +60,13 @@ def base_latency(p: Inputs, step_latency_s: np.ndarray) -> np.ndarray:
     return np.where(measured, np.maximum(0.0, own), p.nccl_base_latency_s)
 
 
+def precision_efficiency(p: Inputs) -> np.ndarray:
+    """The share of its own peak the workload's precision reaches relative to BF16's [ratio]: 1 for
+    BF16, ``fp8_efficiency_ratio`` for FP8, ``fp4_efficiency_ratio`` for FP4 (``data/defaults.yaml``)."""
+    code = p.precision_code
+    return np.where(code == 1.0, p.fp8_eff_ratio, np.where(code == 2.0, p.fp4_eff_ratio, 1.0))
+
+
 def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.ndarray, dict]:
     """The fabric latency [s], loss-adjusted efficiency, node bandwidth [B/s] and the keyword
     arguments of :func:`costmodel.physics.performance.step_time` for the scenario's layout (a layout
@@ -82,7 +89,8 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
         nodes=p.nodes, gpus_per_node=p.gpus_per_node, tp=p.tp, pp=p.pipeline_stages, vp=p.vp,
         zero=p.zero, recompute=p.recompute, micro_seqs=p.micro_seqs, seq_len=p.seq_len,
         batch_tokens=p.batch_tokens, params=p.params, n_layers=p.n_layers, hidden=p.hidden,
-        peak_flops=p.peak_flops, compute_eff=p.compute_efficiency, grad_bytes=p.grad_bytes,
+        peak_flops=p.peak_flops * p.peak_ratio, compute_eff=p.compute_efficiency * precision_efficiency(p),
+        recompute_extra=p.selective * p.recompute_flops_frac, grad_bytes=p.grad_bytes,
         param_bytes=p.param_bytes, act_bytes=p.act_bytes, bucket_bytes=p.bucket_bytes,
         node_bw_Bps=node_bw, intra_node_Bps=p.intra_node_Bps, nvlink_eff=p.nvlink_eff,
         alpha_base_s=base_latency(p, np.maximum(p.nccl_step_latency_s, fabric_latency)),
@@ -93,6 +101,10 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
                         * congestion.alltoall_factor(p.nodes, n_leaf, p.oversubscription, p.spine_eff)),
         a2a_overlap=p.a2a_overlap, node_dedup=p.node_dedup, max_nodes=p.moe_max_nodes, sm_share_a2a=p.sm_share_a2a,
     )
+    low_precision = (p.precision_code > 0).astype(float)
+    args.update(scores=p.scores, head_dim=p.head_dim, dualpipe=p.dualpipe,
+                linear_bytes=np.where(low_precision > 0, transformer.FP8_BYTES, p.act_bytes),
+                extra_weight_bytes=low_precision * p.lp_weight_copy_bytes)
     # in-network reduction (SHARP) where the scenario turns it on and the switches have it
     args["ar_speedup"] = np.where(p.in_network_reduction * p.sharp_capable > 0, p.sharp_speedup, 1.0)
     return fabric_latency, eta, node_bw, args
@@ -144,7 +156,7 @@ def step_time(p: Inputs, topo: Topology, search: bool = False) -> StepTime:
     # computed once (a Monte Carlo batch draws a few dozen of the inputs); results broadcast back
     shape = np.shape(p.nodes)
     s = {k: np.broadcast_to(v, shape) for k, v in performance.step_time(
-        **{k: compact(v) if isinstance(v, np.ndarray) else v for k, v in args.items()}).items()}
+        **{k: compact(v) if isinstance(v, np.ndarray) else v for k, v in layout.step_kwargs(args).items()}).items()}
     t_step = s["t_step"]
     memory = layout.memory_of(args)
     fits = (memory <= usable) if found is None else (found & (memory <= usable))
