@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import costmodel
 from costmodel.catalog.loader import load_catalog
 from costmodel.evidence import runs
-from costmodel.physics import experts, performance
+from costmodel.physics import experts, layout, performance
 from costmodel.pipeline import inputs
 from costmodel.pipeline.stages.batch import batch_nodes, float_inputs
 from costmodel.pipeline.stages.step_time import step_args
@@ -30,7 +30,8 @@ def _parts(scenario: costmodel.Scenario) -> dict:
     p = inputs.build(scenario, runs.catalog_of(DEEPSEEK)).inputs
     own = float_inputs(p)
     p, _ = batch_nodes(own)
-    return performance.step_time(**step_args(p, topology(own))[3])
+    args = step_args(p, topology(own))[3]
+    return performance.step_time(**{k: v for k, v in args.items() if k not in layout.MEMORY_KEYS})
 
 
 # -- the published run with full overlap ---------------------------------------------------------
