@@ -105,6 +105,9 @@ CITED = (
     "$2 H100s: How the GPU Rental Bubble Burst", "AIMultiple", "Cloud GPU Rental Price Index",
     "SemiAnalysis", "Tech Reader Daily", "Yobitel", "Quantum-2", "training-cost-trends",
     "CLUSTER_INTERCONNECT_COST_FRACTION",
+    # optics counted per module: the modules and the 12.8 T switches cited
+    "MMA4Z00-NS", "QSFP112", "MPO-12/APC", "PAM4", "RHS", "IP Infusion", "Trident", "AS9726-32DB", "UfiSpace",
+    "S9300-32D", "host360", "runlocalai",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
