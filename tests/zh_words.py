@@ -111,6 +111,9 @@ CITED = (
     # training precision and the memory of a layout
     "FP8-LM: Training FP8 Large Language Models", "Peng", "Transformer Engine", "te.Linear", "is_first_microbatch",
     "GPT-175B", "GPT-3 175B", "MT-NLG 530B", "nvidia-smi", "HBM3", "HBM", "GiB",
+    # optics counted per module: the modules and the 12.8 T switches cited
+    "MMA4Z00-NS", "QSFP112", "MPO-12/APC", "PAM4", "RHS", "IP Infusion", "Trident", "AS9726-32DB", "UfiSpace",
+    "S9300-32D", "host360", "runlocalai",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -100,6 +100,28 @@ class GpuSpec(BaseModel):
         return None if q is None else q.typical
 
 
+class Optics(BaseModel):
+    """The optical modules of a fabric's reference design (see fabrics.yaml ``optics``, media.yaml ``modules``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    switch_module: str  # module type at the switch ends, a key of media.yaml ``modules``
+    node_module: str  # module type at the server end
+    #: node-to-leaf links: all transceivers and fibre (the reference design's), or each medium by its length
+    node_links: Literal["optical", "by_length"]
+    source: str
+    as_of: str
+    note: str | None = None
+
+
+class Module(BaseModel):
+    """One optical module type: its names and the links it serves [count]."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str
+    name_zh: str
+    ports: Quantity
+
+
 class FabricSpec(BaseModel):
     """Technical figures of one fabric generation (see fabrics.yaml for definitions)."""
 
@@ -115,6 +137,7 @@ class FabricSpec(BaseModel):
     #: NCCL's network transport on this fabric: its IB/RoCE verbs transport, or its TCP socket transport
     #: (plain TCP; iWARP, whose NICs lack the RDMA write-with-immediate verbs needs: reference nccl-net-ib)
     nccl_transport: Literal["verbs", "socket"]
+    optics: Optics  # optical modules at both ends and the node-link media policy
     port_gbps: Quantity
     latency_us: Quantity
     hop_latency_us: Quantity
@@ -225,6 +248,7 @@ class Catalog(BaseModel):
     fabrics: dict[str, FabricSpec]
     fabric_seed_claims: dict
     media: dict[int, MediaRate]  # by port rate [Gb/s]
+    modules: dict[str, Module]  # optical module types by id
     layout: Layout
     price_books: dict[str, PriceBook]
     model: dict[str, Quantity]
@@ -280,9 +304,17 @@ def _check_sources(catalog: Catalog) -> None:
             for key, val in obj.items():
                 walk(val, f"{where}.{key}")
 
-    for field in ("gpus", "fabrics", "media", "layout", "price_books", "model", "scenario_defaults", "fx_per_usd",
-                  "seed_rule"):
+    for field in ("gpus", "fabrics", "media", "modules", "layout", "price_books", "model", "scenario_defaults",
+                  "fx_per_usd", "seed_rule"):
         walk(getattr(catalog, field), field)
+    for fid, fab in catalog.fabrics.items():
+        optics = fab.optics
+        if optics.source not in catalog.references:
+            raise CatalogError(f"fabrics.{fid}.optics: unknown source key {optics.source!r}")
+        unknown = {optics.switch_module, optics.node_module} - set(catalog.modules)
+        if unknown:
+            raise CatalogError(f"fabrics.{fid}.optics: unknown module {sorted(unknown)}; "
+                               f"known: {sorted(catalog.modules)}")
     for book in catalog.price_books.values():
         missing = (set(catalog.gpus) - set(book.gpus)) | (set(catalog.fabrics) - set(book.fabrics))
         extra = (set(book.gpus) - set(catalog.gpus)) | (set(book.fabrics) - set(catalog.fabrics))
@@ -328,6 +360,7 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
             fabrics=fab["fabrics"],
             fabric_seed_claims=fab.get("seed_claims", {}),
             media={int(rate): row for rate, row in media["rates"].items()},
+            modules=media["modules"],
             layout=media["layout"],
             price_books=books,
             model=defaults["model"],

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from costmodel.api import evaluate
+from costmodel.catalog.loader import load_catalog
 from costmodel.pipeline.inputs import build
 from costmodel.pipeline.tco import compute
 from costmodel.scenario.schema import Scenario
@@ -20,6 +20,7 @@ LARGE_MESSAGE_BYTES = 2**30
 LLAMA3_DAYS = 54  # the Llama 3 snapshot's length [days]
 HOURS_PER_DAY = 24
 HOURS_PER_YEAR = 8760
+LLAMA3_MODULE = "osfp-400g"  # Meta's 400G RoCE fabric: a single-port 400G module at every link end
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,12 @@ def llama3_metrics() -> dict[str, float]:
         "workload": {"schedule": "always_busy", "model_params_b": 405},
         "fabrics": ["roce-400"], "baseline": "roce-400",
     })
-    m = evaluate(scenario).fabric("roce-400").metrics
+    # Meta's 400G fabric of 2024 (12.8 T switches): one single-port module per link end, not the
+    # twin-port cages of the catalog's 51.2 T roce-400 (failures follow modules)
+    built = build(scenario)
+    ports = np.full((1, 1), load_catalog().modules[LLAMA3_MODULE].ports.typical)
+    out = compute(built.inputs.replace(switch_module_ports=ports, node_module_ports=ports), built.structure)
+    m = {k: float(np.asarray(v)[0, 0]) for k, v in out.metrics.items()}
     share = LLAMA3_DAYS * HOURS_PER_DAY / HOURS_PER_YEAR
     return {
         "interruptions": m["interruptions_per_year"] * share,

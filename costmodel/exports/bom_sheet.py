@@ -40,6 +40,23 @@ def _name_of(field: str, j: int) -> str:
     return f"f{j}_{field}"  # a driver: a model row of the Inputs sheet
 
 
+def _price_formula(price_name: str, j: int) -> str:
+    """A unit price's formula: a named price of the Inputs sheet, or (a server-side optical module) the
+    switch-side module's price × the ratio of their ports."""
+    if price_name == "node_module_price":
+        return f"={_name_of('optic_price', j)}*{_name_of('module_port_ratio', j)}"
+    return f"={_name_of(price_name, j)}"
+
+
+def _item(tx: dict, key: str, fr, lang: str) -> str:
+    """An item's label; an optical module line names its module type."""
+    label = tx["items"][key]
+    module = fr.modules.get(key)
+    if not module:
+        return label
+    return f"{label}: {module['name_zh' if lang == 'zh' else 'name']}"
+
+
 def _count_formula(count_name: str, j: int) -> str:
     if count_name == "new_switches":
         return f"={_name_of('switches', j)}-{_name_of('reused_switches', j)}"
@@ -67,12 +84,12 @@ def bom_sheet(book, st, res, lang: str) -> None:
             if line["count"] == 0 and line["extended"] == 0:
                 continue  # nothing of this item in this fabric
             row += 1
-            ws.write_string(row, 0, tx["items"][key])
+            ws.write_string(row, 0, _item(tx, key, fr, lang))
             ws.write_formula(row, 1, _count_formula(count_name, j), count_f, line["count"])
             if price_name is None:
                 ws.write_number(row, 2, 0.0, money)
             else:
-                ws.write_formula(row, 2, f"={_name_of(price_name, j)}", money, line["unit_price"] * book.rate)
+                ws.write_formula(row, 2, _price_formula(price_name, j), money, line["unit_price"] * book.rate)
             ws.write_formula(row, 3, f"={xl_rowcol_to_cell(row, 1)}*{xl_rowcol_to_cell(row, 2)}", money,
                              line["extended"] * book.rate)
         row += 1

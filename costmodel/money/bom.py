@@ -26,12 +26,15 @@ LINES: tuple[tuple[str, str, str | None], ...] = (
     ("dac", "dac_cables", "cable_price"),
     ("aec", "aec_cables", "aec_price"),
     ("aoc", "aoc_cables", "aoc_price"),
-    ("transceivers", "transceivers", "optic_price"),
+    ("switch_modules", "switch_modules", "optic_price"),
+    ("node_modules", "node_modules", "node_module_price"),
     ("fibre", "fibre_links", "fibre_price"),
     ("install_nodes", "nodes", "install_per_node"),
     ("install_links", "links", "install_per_link"),
     ("frontend", "frontend_nodes", "frontend_per_node"),
 )
+#: Lines counting optical modules; their module type is named beside them (``FabricResult.modules``).
+MODULE_LINES: tuple[str, ...] = ("switch_modules", "node_modules")
 #: Yearly running costs of the network shown with the bill: ledger parts [currency/year].
 RUNNING: tuple[str, ...] = ("network_support", "network_maintenance", "network_staff")
 
@@ -49,10 +52,12 @@ class Line:
 def priced(drivers: Mapping[str, np.ndarray | float], env: Mapping[str, np.ndarray | float],
            shape: tuple[int, ...]) -> dict[str, Line]:
     """Every line of :data:`LINES`, counts from ``drivers`` (the ledger's), prices from ``env``
-    (the inputs), broadcast to ``shape``.
+    (the inputs), broadcast to ``shape``. A server-side optical module costs the switch-side one's
+    price per port: ``node_module_price = optic_price × module_port_ratio``.
 
     >>> d = {"endpoints": 8., "switches": 2., "reused_switches": 2., "dac_cables": 8., "aec_cables": 0.,
-    ...      "aoc_cables": 0., "transceivers": 0., "fibre_links": 0., "links": 8., "frontend_nodes": 8.}
+    ...      "aoc_cables": 0., "switch_modules": 0., "node_modules": 0., "module_port_ratio": 0.5,
+    ...      "fibre_links": 0., "links": 8., "frontend_nodes": 8.}
     >>> env = {"nodes": 8., "nic_price": 900., "switch_price": 18000., "cable_price": 120., "aec_price": 250.,
     ...        "aoc_price": 200., "optic_price": 150., "fibre_price": 40., "install_per_node": 250.,
     ...        "install_per_link": 25., "frontend_per_node": 1500.}
@@ -64,10 +69,12 @@ def priced(drivers: Mapping[str, np.ndarray | float], env: Mapping[str, np.ndarr
     """
     counts = dict(drivers) | {"nodes": env["nodes"],
                               "new_switches": np.asarray(drivers["switches"]) - np.asarray(drivers["reused_switches"])}
+    node_price = np.asarray(env["optic_price"]) * np.asarray(drivers["module_port_ratio"])
+    prices = dict(env) | {"node_module_price": node_price}
     out = {}
     for key, count_name, price_name in LINES:
         count = np.broadcast_to(np.asarray(counts[count_name], dtype=float), shape)
-        unit = np.broadcast_to(np.asarray(0.0 if price_name is None else env[price_name], dtype=float), shape)
+        unit = np.broadcast_to(np.asarray(0.0 if price_name is None else prices[price_name], dtype=float), shape)
         out[key] = Line(key, count, unit, count * unit)
     return out
 

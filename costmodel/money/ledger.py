@@ -20,8 +20,10 @@ Names the formulas read (units): inputs of :class:`~costmodel.pipeline.inputs.In
 ``dac_cables``       passive DAC cables bought, spares included [count]
 ``aec_cables``       active copper cables bought, spares included [count]
 ``aoc_cables``       active optical cables bought, spares included [count]
-``transceivers``     optical transceivers bought (two per fibre link), spares included [count]
-``fibre_links``      fibre links installed (each with two transceivers) [count]
+``switch_modules``   optical modules bought for switch cages, spares included [count]
+``node_modules``     optical modules bought for server NICs, spares included [count]
+``module_port_ratio`` ports of a server-side module / ports of a switch-side one [ratio]
+``fibre_links``      fibre links installed (an optical module at each end) [count]
 ``links``            links installed, node and switch links of every class [count]
 ``frontend_nodes``   servers whose front-end / storage Ethernet is costed (0 in fabric scope) [count]
 ``kwh_network``      network energy per year before PUE [kWh/year]
@@ -82,10 +84,11 @@ ENTRIES: tuple[Entry, ...] = (
           "(switches − reused switches) × switch price"),
     Entry("capex_links", "part",
           _n("dac_cables") * _n("cable_price") + _n("aec_cables") * _n("aec_price")
-          + _n("aoc_cables") * _n("aoc_price") + _n("transceivers") * _n("optic_price")
+          + _n("aoc_cables") * _n("aoc_price")
+          + (_n("switch_modules") + _n("node_modules") * _n("module_port_ratio")) * _n("optic_price")
           + _n("fibre_links") * _n("fibre_price"),
-          "currency", "DACs, active copper cables and AOCs each at its class price, transceivers at the optic "
-          "price, fibre per fibre link"),
+          "currency", "DACs, active copper cables and AOCs each at its class price, optical modules at the "
+          "optic price (a switch-side module; a server-side one at the same price per port), fibre per fibre link"),
     Entry("capex_install", "part", nodes * _n("install_per_node") + _n("links") * _n("install_per_link"),
           "currency", "nodes × installation per node + links × installation per link"),
     # --- bill of materials: front end, licences and support, staff with a floor

@@ -138,6 +138,29 @@ def switch_reach(reach: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {"dac": reach["dac"], "aec": reach["aec"], "aoc": reach["aec"]}
 
 
+def optical_node_links(classes: dict[str, np.ndarray], optical: np.ndarray) -> dict[str, np.ndarray]:
+    """Node links per media class where the reference design cables every node link as optics
+    (``optical`` 1: all links of ``classes`` become fibre) or each by its length (``optical`` 0)."""
+    opt = np.asarray(optical, dtype=float) > 0.5
+    total = sum(np.asarray(classes[c], dtype=float) for c in CLASSES)
+    return {c: np.where(opt, total if c == "fibre" else 0.0, classes[c]) for c in CLASSES}
+
+
+def modules(links: np.ndarray, ends: float | np.ndarray, ports: np.ndarray) -> np.ndarray:
+    """Optical modules on one side of a tier: ``⌈links × ends / ports⌉`` [count], ``ends`` the
+    module ends per link on that side (1 on each side of a node link, 2 for switch-to-switch links
+    bought from the same module type) and ``ports`` the links one module serves (2 for a twin-port
+    800G OSFP, 4 for a 400G module in 4 × 100G breakout).
+
+    >>> modules(np.array([1024., 1023., 0.]), 2.0, np.array(2.)).tolist()
+    [1024.0, 1023.0, 0.0]
+    >>> modules(np.array(1023.), 1.0, np.array([1., 2., 4.])).tolist()
+    [1023.0, 512.0, 256.0]
+    """
+    x = np.asarray(links, dtype=float) * np.asarray(ends, dtype=float) / np.asarray(ports, dtype=float)
+    return np.ceil(x - _EPS) + 0.0
+
+
 def with_spares(count: np.ndarray, spare_frac: np.ndarray) -> np.ndarray:
     """Units bought: ``count + ⌊count × spare + ½⌋`` [count], the spares rounded to the nearest
     unit (on-site stock; replacements under the support contract are in ``maintenance_frac``).

@@ -77,6 +77,9 @@ DERIVED: dict[str, str] = {
     "aoc_reach_m": "[m]; (1, F)",
     "aec_power_w": "per active copper link [W]; (1, F)",
     "aoc_power_w": "per active optical cable [W]; (1, F)",
+    "switch_module_ports": "links one switch-side optical module serves [count]; (1, F)",
+    "node_module_ports": "links one server-side optical module serves [count]; (1, F)",
+    "node_optical": "1 = node links are transceivers and fibre (the reference design), 0 = media by length; (1, F)",
     "sharp_capable": "1 = the switches reduce all-reduce data in the network (SHARPv3+), else 0; (1, F)",
     "frontend_network": "1 = cost the front-end / storage Ethernet (cluster scope), else 0; (S, 1)",
     "reuse_existing_switches": "1 = keep the Ethernet switches on site, else 0; (S, 1)",
@@ -270,6 +273,11 @@ def _fabric_arrays(cat: Catalog, fab_specs: list, measured: list) -> dict[str, n
         loss_model=_col([LOSS_MODEL_CODES[f.loss_model] for f in fab_specs]),
         sharp_capable=_col([1.0 if f.in_network_reduction else 0.0 for f in fab_specs]),
         ethernet=_col([0.0 if f.family == "infiniband" else 1.0 for f in fab_specs]),
+    )
+    out.update(
+        switch_module_ports=_col([cat.modules[f.optics.switch_module].ports.typical for f in fab_specs]),
+        node_module_ports=_col([cat.modules[f.optics.node_module].ports.typical for f in fab_specs]),
+        node_optical=_col([1.0 if f.optics.node_links == "optical" else 0.0 for f in fab_specs]),
     )
     fab_media = [cat.media_for(f.port_gbps.typical) for f in fab_specs]
     out.update({name: _col([getattr(m, name).typical for m in fab_media])

@@ -84,6 +84,8 @@ class FabricResult:
     running: dict[str, float] = field(default_factory=dict)
     #: per year: depreciation, deductions, tax_shield, total_after_tax [currency]
     yearly_tax: list[dict[str, float]] = field(default_factory=list)
+    #: the optical module types of the bill's module lines: line key → ``id``, ``name``, ``name_zh``
+    modules: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @functools.cached_property
     def irr(self) -> float | None:
@@ -103,6 +105,7 @@ class FabricResult:
         d["always_busy"] = dict(self.always_busy)
         d["bom_priced"] = {k: dict(v) for k, v in self.bom_priced.items()}
         d["running"] = dict(self.running)
+        d["modules"] = {k: dict(v) for k, v in self.modules.items()}
         d.update(self.metrics)
         d["ratio_vs_baseline"] = _clean(d["ratio_vs_baseline"])
         return d
@@ -275,12 +278,20 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             bom_priced={k: {"count": c[j], "unit_price": u[j], "extended": e[j]} for k, (c, u, e) in priced.items()},
             running={k: v[j] for k, v in running.items()},
             yearly_tax=[{"year": y, **{k: v[j][y] for k, v in tax_y.items()}} for y in years],
+            modules=_modules(cat, spec),
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,
         baseline=st.fabric_ids[st.baseline_index], price_book=price_book, nodes=nodes, fabrics=fabrics,
         recommendation=recommendation, equal_work=equal_work,
     )
+
+
+def _modules(cat: Catalog, spec) -> dict[str, dict[str, str]]:
+    """The module types of a fabric's bill lines (:data:`costmodel.money.bom.MODULE_LINES`): id and names."""
+    ids = {"switch_modules": spec.optics.switch_module, "node_modules": spec.optics.node_module}
+    return {line: {"id": mid, "name": cat.modules[mid].name, "name_zh": cat.modules[mid].name_zh}
+            for line, mid in ids.items()}
 
 
 def differences(a: Result, b: Result) -> pd.DataFrame:

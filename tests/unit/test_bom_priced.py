@@ -48,9 +48,11 @@ def test_the_bill_counts_are_the_topology_counts():
         b, lines = f.bom, f.bom_priced
         for cls in ("dac", "aec", "aoc"):
             assert lines[cls]["count"] == b[f"node_{cls}"] + b[f"switch_{cls}"] + b[f"spare_{cls}"]
-        assert lines["transceivers"]["count"] == b["transceivers"] + b["spare_transceivers"]
+        modules = lines["switch_modules"]["count"] + lines["node_modules"]["count"]
+        assert modules == b["transceivers"] + b["spare_transceivers"]
+        assert b["switch_modules"] + b["node_modules"] == b["transceivers"]
         assert lines["fibre"]["count"] == b["node_fibre"] + b["switch_fibre"]
-        assert lines["transceivers"]["count"] >= 2 * lines["fibre"]["count"]
+        assert (lines["node_modules"]["count"] > 0) == (b["node_fibre"] > 0)
         switches = b["leaf_switches"] + b["spine_switches"] + b["core_switches"] + b["spare_switches"]
         assert lines["switches"]["count"] + lines["reused_switches"]["count"] == switches
         assert lines["nics"]["count"] == b["nics"]
@@ -137,12 +139,15 @@ def test_every_price_of_the_bill_has_a_source_and_a_date():
             for name in type(item).model_fields:
                 q = getattr(item, name)
                 assert q.source in refs and q.as_of, (book.id, name)
-    for _, _, price in bom.LINES:
-        assert price is None or price in costmodel.pipeline.inputs.Inputs.__dataclass_fields__
+    for _, _, price in bom.LINES:  # the server-side module's: the switch-side one's per port
+        assert price in (None, "node_module_price") or price in costmodel.pipeline.inputs.Inputs.__dataclass_fields__
 
 
-def test_an_aoc_costs_less_than_two_transceivers_and_their_fibre():
-    """The media class chosen by length is the cheaper one where both would reach."""
+def test_an_aoc_costs_less_than_the_optics_of_a_node_link_and_its_fibre():
+    """The media class chosen by length is the cheaper one where both would reach: an AOC against a node
+    link's share of a switch-side module, its server-side module (the same price per port) and fibre."""
     for fid, p in CAT.price_book("public").fabrics.items():
         assert p.cable_price.typical <= p.aec_price.typical <= p.aoc_price.typical, fid
-        assert p.aoc_price.typical < 2 * p.optic_price.typical + p.fibre_price.typical, fid
+        ports = CAT.modules[CAT.fabrics[fid].optics.switch_module].ports.typical
+        per_link = p.optic_price.typical / ports * 2
+        assert p.aoc_price.typical < per_link + p.fibre_price.typical, fid

@@ -21,6 +21,9 @@ from webui.sections import compare_notes
 from webui.session import share
 
 EN, ZH = Translator("en"), Translator("zh")
+#: the 100G fabrics on the 32 x 100GbE switches of 2016 (three tiers at 512 ports; the catalogue's
+#: 100G switch is now a 12.8 T box in 4 x 100G breakout)
+OLD_100G = {"fabrics": {f: {"switch_radix": 32} for f in ("tcp-100", "iwarp-100", "roce-100")}}
 
 
 def _days(d: float) -> float:
@@ -56,6 +59,7 @@ def _h100_64(fabrics=None):
     s = share.preset_scenario("seed-intro-32xA100")
     data = s.model_dump()
     data["cluster"].update(gpu="h100", nodes=64)
+    data["overrides"] = OLD_100G  # a communication-bound 100G fabric: the 32-port boxes of 2016
     if fabrics:
         data.update(fabrics=fabrics, baseline=fabrics[0])
     return type(s).model_validate(data)

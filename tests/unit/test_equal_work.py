@@ -152,4 +152,6 @@ def test_the_report_leads_with_the_equal_work_table(lang):
     table = doc[i:doc.index("</table>", i)]
     for n, ok in zip(ew.nodes, ew.feasible, strict=True):
         assert (f">{int(n)}<" in table) == bool(ok) or n == 0
-    assert t("work.none", max=f"{ew.max_nodes:,}") in table  # intro: TCP cannot keep runs within 28 days
+    # a fabric that cannot keep its runs within the plan says so (the intro's TCP could not on the 32-port
+    # 100G switches of 2016; on 12.8 T switches in breakout it can)
+    assert (t("work.none", max=f"{ew.max_nodes:,}") in table) == (not all(ew.feasible))

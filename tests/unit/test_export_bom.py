@@ -39,10 +39,18 @@ def test_the_sheet_lists_every_priced_line_with_live_formulas(lang):
     tx = labels(lang)
     ws = openpyxl.load_workbook(io.BytesIO(workbook_bytes(scenario, lang=lang)))[tx["sheet"]]
     rows = {c.value: c.row for c in ws["A"] if isinstance(c.value, str)}
-    for key in ("nics", "switches", "transceivers", "install_nodes", "install_links", "frontend"):
+    res = costmodel.evaluate(scenario)
+    for key in ("switch_modules", "node_modules"):  # module lines name their module type
+        module = res.fabrics[-1].modules[key]["name_zh" if lang == "zh" else "name"]
+        assert any(label.startswith(tx["items"][key]) and label.endswith(module) for label in rows), key
+    rows |= {tx["items"][k]: r for label, r in rows.items() for k in ("switch_modules", "node_modules")
+             if label.startswith(tx["items"][k] + ":")}
+    for key in ("nics", "switches", "switch_modules", "node_modules", "install_nodes", "install_links", "frontend"):
         r = rows[tx["items"][key]]
         assert str(ws[f"B{r}"].value).startswith("=f") or str(ws[f"B{r}"].value).startswith("=in_")
         assert str(ws[f"D{r}"].value) == f"=B{r}*C{r}"
+    node_price = str(ws[f"C{rows[tx['items']['node_modules']]}"].value)
+    assert "optic_price" in node_price and "module_port_ratio" in node_price  # the switch module's price per port
     assert str(ws[f"D{rows[tx['total']]}"].value).startswith("=SUM(")
 
 

@@ -17,7 +17,8 @@ from costmodel.pipeline.tco import CATEGORIES, compute
 
 INPUT_NAMES = {f.name for f in dataclasses.fields(Inputs)}
 DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "reused_switches", "dac_cables", "aec_cables",
-           "aoc_cables", "transceivers", "fibre_links", "links", "frontend_nodes", "kwh_network", "spare_nodes",
+           "aoc_cables", "switch_modules", "node_modules", "module_port_ratio", "fibre_links", "links",
+           "frontend_nodes", "kwh_network", "spare_nodes",
            "kwh_site", "cpu_share", "busy_h", "lost_h", "wait_h", "vch"}
 
 
@@ -61,7 +62,8 @@ def test_ledger_amounts_equal_the_categories_written_out_by_hand(preset):
     cluster = stc.scope == "cluster"
     n = p.nodes
     links = (d["dac_cables"] * p.cable_price + d["aec_cables"] * p.aec_price + d["aoc_cables"] * p.aoc_price
-             + d["transceivers"] * p.optic_price + d["fibre_links"] * p.fibre_price)
+             + (d["switch_modules"] + d["node_modules"] * d["module_port_ratio"]) * p.optic_price
+             + d["fibre_links"] * p.fibre_price)
     hardware = d["endpoints"] * p.nic_price + d["switches"] * p.switch_price + links
     network = (hardware - d["reused_switches"] * p.switch_price + n * p.install_per_node
                + d["links"] * p.install_per_link + cluster * p.frontend_network * n * p.frontend_per_node)

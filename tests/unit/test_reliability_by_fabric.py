@@ -19,10 +19,13 @@ from costmodel.pipeline.inputs import build
 from costmodel.pipeline.stages.batch import broadcast_inputs
 from costmodel.pipeline.stages.reliability import reliability
 from costmodel.pipeline.stages.topology import topology
+from costmodel.pipeline.tco import compute
 from costmodel.scenario.schema import Scenario
 
 CAT = load_catalog()
 LLAMA_HOURS = 54 * 24  # Llama 3's snapshot [h]
+#: Meta's 400G RoCE fabric of Llama 3: one single-port optical module per link end
+META_MODULES = {"switch_module_ports": np.array([[1.0]]), "node_module_ports": np.array([[1.0]])}
 
 
 def _poisson_tail(mu: float, s: int) -> float:
@@ -38,6 +41,19 @@ def _scenario(nodes=32, fabrics=("tcp-100", "roce-200", "ib-ndr-400"), spare=0.0
         "workload": {"schedule": "always_busy", "model_params_b": 70},
         "fabrics": list(fabrics), "baseline": fabrics[0],
     })
+
+
+def _ports(fabrics) -> tuple[np.ndarray, np.ndarray]:
+    """Links per switch-side and per server-side optical module of each fabric, from the catalog [count]."""
+    mods = CAT.modules
+    return (np.array([mods[CAT.fabrics[f].optics.switch_module].ports.typical for f in fabrics]),
+            np.array([mods[CAT.fabrics[f].optics.node_module].ports.typical for f in fabrics]))
+
+
+def _node_link_modules(b, fabrics, row=0) -> np.ndarray:
+    """Optical modules of the node links: one end in a leaf, one in a server, ⌈links / ports⌉ per side."""
+    ps, pn = _ports(fabrics)
+    return np.ceil(b["node_fibre"][row] / ps) + np.ceil(b["node_fibre"][row] / pn)
 
 
 def _stages(scenario: Scenario, **replace):
@@ -71,13 +87,16 @@ def test_no_spares_means_every_replacement_waits_and_spares_round_up():
 def test_every_cause_is_counted_from_the_topology_and_the_rates():
     p, topo, r = _stages(_scenario())
     n, g = 32.0, 8.0
-    links = topo.links
+    links, b = topo.links, topo.bom
+    ps = _ports(("tcp-100", "roce-200", "ib-ndr-400"))[0]
+    modules = _node_link_modules(b, ("tcp-100", "roce-200", "ib-ndr-400")) + np.ceil(2 * b["switch_fibre"][0] / ps)
+    np.testing.assert_array_equal(topo.transceivers[0], modules)
     assert r.rates["gpu"][0] == pytest.approx(n * g * p.gpu_fail_per_hour[0, 0])
     assert r.rates["host"][0] == pytest.approx(n * p.node_fail_per_hour[0, 0])
     assert r.rates["nic"][0] == pytest.approx(topo.endpoints[0] * p.net_fail_per_endpoint_hour[0])
     expected_links = (links["dac"][0] * p.dac_fail_per_hour[0, 0] + links["aec"][0] * p.aec_fail_per_hour[0, 0]
                       + links["aoc"][0] * p.aoc_fail_per_hour[0, 0]
-                      + 2 * links["fibre"][0] * p.xcvr_fail_per_hour[0, 0])
+                      + modules * p.xcvr_fail_per_hour[0, 0])
     assert r.rates["links"][0] == pytest.approx(expected_links)
     assert r.rates["switches"][0] == pytest.approx(topo.switches[0] * p.switch_fail_per_hour[0, 0])
     assert r.rates["soft"][0] == pytest.approx(n * g * p.soft_fail_per_gpu_hour[0])
@@ -97,7 +116,8 @@ def test_restart_by_cause_adds_start_up_with_size_the_wait_for_a_repair_and_the_
     # the node links' share of link failures takes a server out; the rest (switch links) do not
     b = topo.bom
     node = (b["node_dac"][0] * p.dac_fail_per_hour[0, 0] + b["node_aec"][0] * p.aec_fail_per_hour[0, 0]
-            + b["node_aoc"][0] * p.aoc_fail_per_hour[0, 0] + 2 * b["node_fibre"][0] * p.xcvr_fail_per_hour[0, 0])
+            + b["node_aoc"][0] * p.aoc_fail_per_hour[0, 0]
+            + _node_link_modules(b, ("tcp-100", "roce-200", "ib-ndr-400")) * p.xcvr_fail_per_hour[0, 0])
     assert r.restart_by_cause["links"][0] == pytest.approx(base + node / r.rates["links"][0] * wait)
     mean = sum(r.rates[c] * r.restart_by_cause[c] for c in rel.CAUSES) / r.rate_total
     np.testing.assert_allclose(r.restart_s, mean)
@@ -108,7 +128,7 @@ def test_the_spare_pool_waits_by_the_poisson_tail_of_servers_in_repair():
     b = topo.bom
     node_links = (b["node_dac"][0, 0] * p.dac_fail_per_hour[0, 0] + b["node_aec"][0, 0] * p.aec_fail_per_hour[0, 0]
                   + b["node_aoc"][0, 0] * p.aoc_fail_per_hour[0, 0]
-                  + 2 * b["node_fibre"][0, 0] * p.xcvr_fail_per_hour[0, 0])
+                  + _node_link_modules(b, ("tcp-100",))[0] * p.xcvr_fail_per_hour[0, 0])
     replacing = (100 * 8 * p.gpu_fail_per_hour[0, 0] + p.node_hw_share[0, 0] * 100 * p.node_fail_per_hour[0, 0]
                  + topo.endpoints[0, 0] * p.net_fail_per_endpoint_hour[0, 0] + node_links)
     assert r.spare_nodes[0, 0] == 2.0
@@ -148,12 +168,13 @@ def test_hot_spares_are_servers_in_compute_capex_in_cluster_scope_only():
 
 def test_the_optic_rate_is_llama3s_switch_and_cable_interruptions_over_the_models_own_count():
     """defaults.yaml derives λ_x from Llama 3's 35 switch/cable interruptions on the model's count of
-    Meta's fabric (2,048 nodes × 8 rails of 400G RoCE); a topology change that moves the count
-    moves the calibration, and this test says so."""
+    Meta's fabric (2,048 nodes × 8 rails of 400G RoCE, one single-port module per link end as in
+    that 12.8 T generation); a topology change that moves the count moves the calibration, and this
+    test says so. λ_x is per module: the model's roce-400 of twin-port 51.2 T switches has fewer."""
     sc = Scenario.model_validate({
         "cluster": {"nodes": 2048, "gpu": "h100", "gpus_per_node": 8, "nics_per_node": 8},
         "fabrics": ["roce-400"], "baseline": "roce-400"})
-    p = broadcast_inputs(build(sc).inputs)
+    p = broadcast_inputs(build(sc).inputs).replace(**META_MODULES)
     topo = topology(p)
     m = CAT.model
     sw = float(topo.switches[0, 0]) * m["switch_failure_rate_per_hour"].typical * LLAMA_HOURS
@@ -191,7 +212,9 @@ def test_llama3_counts_by_cause():
                     "hot_spare_node_frac": 0.5},
         "workload": {"schedule": "always_busy", "model_params_b": 405},
         "fabrics": ["roce-400"], "baseline": "roce-400"})
-    m = evaluate(sc).fabric("roce-400").metrics
+    built = build(sc)
+    out = compute(built.inputs.replace(**META_MODULES), built.structure)
+    m = {k: float(np.asarray(v)[0, 0]) for k, v in out.metrics.items()}
     share = LLAMA_HOURS / m["busy_hours_per_year"]
     per_run = {c: m[f"interruptions_{c}_per_year"] * share for c in rel.CAUSES}
     assert per_run["gpu"] == pytest.approx(268, rel=0.01)
@@ -252,12 +275,16 @@ def test_goodput_stays_in_zero_one(nodes, spare, repair, restart_min, fabric):
 
 
 def test_a_fabric_with_more_tiers_and_optics_fails_more_on_the_network():
-    """At 512 nodes 100G TCP needs three tiers of 32-port switches, 400G RoCE two tiers of 128."""
-    r = evaluate(_scenario(nodes=512, fabrics=("tcp-100", "roce-400"))).fabrics
-    tcp, roce = (f.metrics for f in r)
-    assert tcp["tiers"] > roce["tiers"] and tcp["transceivers"] > roce["transceivers"]
-    assert tcp["interruptions_links_per_year"] > roce["interruptions_links_per_year"]
-    assert tcp["interruptions_switches_per_year"] > roce["interruptions_switches_per_year"]
+    """At 512 nodes × 8 rails the 100G fabric on the 32-port boxes of 2016 needs three tiers and one
+    module per port; on 12.8 T switches in 4 × 100G breakout two tiers and a quarter of the switch-side
+    modules: fewer switches, fewer modules, fewer network failures."""
+    sc = _scenario(nodes=512, fabrics=("tcp-100",))
+    _, old_topo, old = _stages(sc, switch_radix=[[32.0]], switch_module_ports=[[1.0]])
+    _, new_topo, new = _stages(sc)
+    assert float(old_topo.tiers[0, 0]) == 3.0 and float(new_topo.tiers[0, 0]) == 2.0
+    assert (old_topo.transceivers > new_topo.transceivers).all()
+    assert (old.rates["links"] > new.rates["links"]).all()
+    assert (old.rates["switches"] > new.rates["switches"]).all()
 
 
 def test_presets_still_evaluate_with_goodput_in_range():

@@ -24,7 +24,11 @@ def test_the_report_lists_each_fabrics_bill_and_its_total(lang):
     money = Money(res.currency, "USD", 1.0, lang)
     for f in res.fabrics:
         assert money(f.network_capex_purchase) in section
-        assert t("bom.item.transceivers") in section or t("bom.item.nics") in section
+        assert t("bom.item.nics") in section
+        for key, module in f.modules.items():  # a module line names its module type in the page's language
+            if f.bom_priced[key]["count"]:
+                assert t("bom.module_item", item=t(f"bom.item.{key}"),
+                         module=module["name_zh" if lang == "zh" else "name"]) in section
     assert t("bom.col.unit_price") in section
 
 

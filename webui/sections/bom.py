@@ -10,6 +10,15 @@ from costmodel.money import bom
 from webui.i18n.translator import Translator, fmt_number
 
 
+def item_label(fr, key: str, t: Translator) -> str:
+    """A bill line's label; an optical module line names the fabric's module type (e.g. a twin-port
+    800G OSFP) in the translator's language."""
+    module = fr.modules.get(key)
+    label = t(f"bom.item.{key}")
+    return label if not module else t("bom.module_item", item=label,
+                                      module=module["name_zh" if t.lang == "zh" else "name"])
+
+
 def rows(fr, t: Translator, money, prices: bool = True) -> list[list[str]]:
     """The table's rows for one fabric result ``fr``: item, count and — unless ``prices`` is False —
     unit price and extended price (display currency); items of which the fabric has none are left out."""
@@ -18,7 +27,7 @@ def rows(fr, t: Translator, money, prices: bool = True) -> list[list[str]]:
         line = fr.bom_priced[key]
         if line["count"] == 0 and line["extended"] == 0:
             continue
-        row = [t(f"bom.item.{key}"), fmt_number(line["count"])]
+        row = [item_label(fr, key, t), fmt_number(line["count"])]
         out.append([*row, money(line["unit_price"]), money(line["extended"])] if prices else row)
     return out
 

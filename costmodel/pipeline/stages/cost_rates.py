@@ -54,10 +54,11 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
 
     Notes
     -----
-    Drivers: network power of the installed fabric ``(E P_nic + S P_sw + X P_optic + C_dac P_cable
+    Drivers: network power of the installed fabric ``(E P_nic + S P_sw + (X_sw + ρ X_node) P_optic + C_dac P_cable
     + C_aec P_aec + C_aoc P_aoc) / 1000`` [kW] over 8760 h (spares on the shelf draw nothing); the
     counts bought (spares included) for capex: switches, copper cables (DAC and active copper),
-    AOCs and transceivers;
+    AOCs and optical modules at the switches and at the servers (a server-side module priced and
+    powered per port as the switch-side one: × ``module_port_ratio`` = its ports / the switch module's);
     site energy before the facility overhead — cluster scope ``N (busy · P_busy + (8760 − busy) P_idle)``, fabric
     scope ``N P_busy · busy · wait share`` (the cluster waiting on the network); CPU share
     ``min(1, cores/100G · traffic · duty / cores)``; value of a cluster-hour (rental × GPUs when
@@ -93,7 +94,9 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
         "dac_cables": topo.dac_bought,
         "aec_cables": topo.aec_bought,
         "aoc_cables": topo.aoc_bought,
-        "transceivers": topo.transceivers_bought,
+        "switch_modules": topo.switch_modules_bought,
+        "node_modules": topo.node_modules_bought,
+        "module_port_ratio": p.node_module_ports / p.switch_module_ports,
         "fibre_links": links["fibre"],
         "links": topo.node_links + topo.switch_links,
         "frontend_nodes": n * p.frontend_network * cluster,
@@ -112,11 +115,13 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
 
 
 def _network_kw(p: Inputs, topo: Topology):
-    """Power of the installed fabric [kW]: NICs, switches, transceivers and powered cables (spares on
+    """Power of the installed fabric [kW]: NICs, switches, optical modules (a server-side one at the
+    switch-side module's power per port) and powered cables (spares on
     the shelf draw nothing)."""
     links = topo.links
     return (topo.endpoints * p.nic_power_w + topo.switches * p.switch_power_w
-            + topo.transceivers * p.optic_power_w + links["dac"] * p.cable_power_w
+            + (topo.switch_modules + topo.node_modules * p.node_module_ports / p.switch_module_ports) * p.optic_power_w
+            + links["dac"] * p.cable_power_w
             + links["aec"] * p.aec_power_w + links["aoc"] * p.aoc_power_w) / W_PER_KW
 
 

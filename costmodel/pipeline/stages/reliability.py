@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from costmodel.physics import media
 from costmodel.physics import reliability as rel
 from costmodel.pipeline.inputs import Inputs
 from costmodel.pipeline.stages.topology import Topology
@@ -48,7 +49,8 @@ def reliability(p: Inputs, topo: Topology) -> Reliability:
         write speed [B/s per node]; base restart, initialisation per GPU, hang detection and
         server repair times [s]; hot-spare share of the nodes [0-1]; setup per run [s].
     topo : Topology
-        Reads ``endpoints``, ``links``, ``transceivers``, ``switches`` and ``bom`` (node links).
+        Reads ``endpoints``, ``links``, ``transceivers`` (optical modules), ``node_modules``, ``switches``
+        and ``bom`` (node links).
 
     Returns
     -------
@@ -57,7 +59,8 @@ def reliability(p: Inputs, topo: Topology) -> Reliability:
     Notes
     -----
     Causes: GPU ``N g λ_gpu``, host ``N λ_node``, NIC ``E λ_nic``, links
-    ``Σ_c L_c λ_c + X λ_x`` (DAC, active copper, AOC; two transceivers per fibre link), switches
+    ``Σ_c L_c λ_c + X λ_x`` (DAC, active copper, AOC; ``X`` optical modules, a module failing
+    whatever number of links it serves), switches
     ``S λ_sw``, soft (hung collectives) ``N g λ_soft``; ``Λ`` their sum, the network's
     ``Λ_net`` = NIC + links + switches. Restart of cause ``c``:
     ``R_c = R_0 + t_init N g + q_c P(K ≥ s) T_rep`` (+ the watchdog's timeout for soft ones),
@@ -105,8 +108,9 @@ def _cause_rates(p: Inputs, topo: Topology) -> tuple[dict, np.ndarray, tuple[int
     bom = topo.bom
     media_rates = {"dac": p.dac_fail_per_hour, "aec": p.aec_fail_per_hour, "aoc": p.aoc_fail_per_hour}
     links_rate = rel.link_failure_rate(topo.links, media_rates, topo.transceivers, p.xcvr_fail_per_hour)
+    node_link_modules = media.modules(bom["node_fibre"], 1.0, p.switch_module_ports) + topo.node_modules
     node_links_rate = rel.link_failure_rate({c: bom[f"node_{c}"] for c in media_rates}, media_rates,
-                                            2.0 * bom["node_fibre"], p.xcvr_fail_per_hour)
+                                            node_link_modules, p.xcvr_fail_per_hour)
     rates = {
         "gpu": n * g * p.gpu_fail_per_hour,
         "host": n * p.node_fail_per_hour,

@@ -16,7 +16,7 @@ BOM_KEYS = (
     "nics", "leaf_switches", "spine_switches", "core_switches",
     "node_dac", "node_aec", "node_aoc", "node_fibre",
     "switch_dac", "switch_aec", "switch_aoc", "switch_fibre",
-    "transceivers",
+    "transceivers", "switch_modules", "node_modules",
     "spare_switches", "spare_dac", "spare_aec", "spare_aoc", "spare_transceivers",
 )
 
@@ -35,7 +35,9 @@ class Topology:
     switches: np.ndarray  # installed [count]
     node_links: np.ndarray  # node-to-leaf links [count]
     switch_links: np.ndarray  # switch-to-switch links [count]
-    transceivers: np.ndarray  # installed, two per fibre link [count]
+    transceivers: np.ndarray  # optical modules installed, switch and server side [count]
+    switch_modules: np.ndarray  # optical modules installed in switch cages [count]
+    node_modules: np.ndarray  # optical modules installed in server NICs [count]
     oversubscription: np.ndarray  # leaf down- over uplinks [ratio]
     leaves: np.ndarray  # leaf switches [count]
     uplinks: np.ndarray  # leaf-to-spine links [count]
@@ -46,8 +48,18 @@ class Topology:
     dac_bought: np.ndarray  # passive DAC cables with spares [count]
     aec_bought: np.ndarray  # active copper cables with spares [count]
     aoc_bought: np.ndarray  # active optical cables with spares [count]
-    transceivers_bought: np.ndarray  # with spares [count]
+    transceivers_bought: np.ndarray  # optical modules with spares, both sides [count]
+    switch_modules_bought: np.ndarray  # switch-side modules with spares [count]
+    node_modules_bought: np.ndarray  # server-side modules with spares [count]
     bom: MappingProxyType  # :data:`BOM_KEYS` → count installed, or spares [count]
+
+
+def _modules(p: Inputs, node_fibre: np.ndarray, switch_fibre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Optical modules installed in switch cages and in servers [count]: a node link has one end in
+    a leaf and one in a server, a switch link two ends in switches; ``⌈ends / ports⌉`` per side and tier."""
+    in_switches = (media.modules(node_fibre, 1.0, p.switch_module_ports)
+                   + media.modules(switch_fibre, 2.0, p.switch_module_ports))
+    return in_switches, media.modules(node_fibre, 1.0, p.node_module_ports)
 
 
 def topology(p: Inputs) -> Topology:
@@ -60,8 +72,8 @@ def topology(p: Inputs) -> Topology:
         [ports], ``oversubscription`` [ratio], ``nodes_per_rack`` [count], the layout
         (``rack_pitch_m``, ``row_pitch_m``, ``racks_per_row``, ``vertical_run_m``,
         ``service_loop_m``), the media reaches ``dac_reach_m``, ``aec_reach_m``, ``aoc_reach_m``
-        [m] and the spare fractions ``spare_switch_frac``, ``spare_cable_frac``,
-        ``spare_optic_frac`` [0-1].
+        [m], the reference design's optics (``node_optical``, ``switch_module_ports``,
+        ``node_module_ports`` [links per module]), the spare fractions ``spare_*_frac`` [0-1].
 
     Returns
     -------
@@ -71,11 +83,15 @@ def topology(p: Inputs) -> Topology:
     -----
     Switches and links from :func:`costmodel.physics.rails.rail_fabric`; the longest path crosses
     ``2 t − 1`` switches. Node links by class from :func:`costmodel.physics.media.node_link_classes`,
-    switch links all of :func:`costmodel.physics.media.switch_link_length`, copper or fibre
-    (:func:`costmodel.physics.media.switch_reach`); a fibre link has two transceivers, DAC, active
-    copper and AOC none. Bought = installed + spares, the spares
+    or all fibre where the fabric's reference design cables them as optics
+    (:func:`costmodel.physics.media.optical_node_links`); switch links all of
+    :func:`costmodel.physics.media.switch_link_length`, copper or fibre
+    (:func:`costmodel.physics.media.switch_reach`). A fibre link has an optical module at each end;
+    modules = links × ends ÷ ports per module, rounded up per side (:func:`costmodel.physics.media.modules`):
+    node links ``⌈F_n / p_sw⌉`` in the leaves and ``⌈F_n / p_node⌉`` in the servers, switch links
+    ``⌈2 F_s / p_sw⌉``; DAC, active copper and AOC none. Bought = installed + spares, the spares
     ``installed × fraction`` rounded to the nearest unit per item (:func:`costmodel.physics.media.with_spares`):
-    switches (per tier), DAC, AEC and AOC cables (spare_cable_frac), transceivers
+    switches (per tier), DAC, AEC and AOC cables (spare_cable_frac), optical modules per side
     (spare_optic_frac). NICs have no spares here (they are part of the servers).
 
     References
@@ -86,18 +102,19 @@ def topology(p: Inputs) -> Topology:
     fab = rails.rail_fabric(p.nodes, p.nics_per_node, p.switch_radix, p.oversubscription)
     layout = media.Layout(p.rack_pitch_m, p.row_pitch_m, p.racks_per_row, p.vertical_run_m, p.service_loop_m)
     reach = {"dac": p.dac_reach_m, "aec": p.aec_reach_m, "aoc": p.aoc_reach_m}
-    node = media.node_link_classes(p.nodes, p.nics_per_node, fab["group_nodes"], p.nodes_per_rack, reach, layout)
+    node = media.optical_node_links(
+        media.node_link_classes(p.nodes, p.nics_per_node, fab["group_nodes"], p.nodes_per_rack, reach, layout),
+        p.node_optical)
     sw_m = media.switch_link_length(p.nodes, fab["group_nodes"], p.nodes_per_rack, layout)
     sw = media.classify(fab["switch_links"], sw_m, media.switch_reach(reach))
     links = {c: node[c] + sw[c] for c in media.CLASSES}
-    xcvr = 2.0 * links["fibre"]
-
-    def buy(count: np.ndarray, frac: np.ndarray) -> np.ndarray:
-        return media.with_spares(count, frac)
-
+    sw_mod, node_mod = _modules(p, node["fibre"], sw["fibre"])
+    xcvr = sw_mod + node_mod
+    buy = media.with_spares
     tiers_bought = {t: buy(fab[t], p.spare_switch_frac) for t in ("leaves", "spines", "cores")}
     cables_bought = {c: buy(links[c], p.spare_cable_frac) for c in ("dac", "aec", "aoc")}
-    xcvr_bought = buy(xcvr, p.spare_optic_frac)
+    sw_mod_bought, node_mod_bought = buy(sw_mod, p.spare_optic_frac), buy(node_mod, p.spare_optic_frac)
+    xcvr_bought = sw_mod_bought + node_mod_bought
     switches_bought = sum(tiers_bought.values())
     bom = {
         "nics": fab["endpoints"],
@@ -107,6 +124,8 @@ def topology(p: Inputs) -> Topology:
         **{f"node_{c}": node[c] for c in media.CLASSES},
         **{f"switch_{c}": sw[c] for c in media.CLASSES},
         "transceivers": xcvr,
+        "switch_modules": sw_mod,
+        "node_modules": node_mod,
         "spare_switches": switches_bought - fab["switches"],
         **{f"spare_{c}": cables_bought[c] - links[c] for c in ("dac", "aec", "aoc")},
         "spare_transceivers": xcvr_bought - xcvr,
@@ -114,10 +133,12 @@ def topology(p: Inputs) -> Topology:
     return Topology(
         endpoints=fab["endpoints"], tiers=fab["tiers"], hops=2.0 * fab["tiers"] - 1.0,
         switches=fab["switches"], node_links=fab["endpoints"], switch_links=fab["switch_links"],
-        transceivers=xcvr, oversubscription=np.asarray(p.oversubscription, dtype=float),
+        transceivers=xcvr, switch_modules=sw_mod, node_modules=node_mod,
+        oversubscription=np.asarray(p.oversubscription, dtype=float),
         leaves=fab["leaves"], uplinks=fab["uplinks"], switch_link_m=sw_m,
         links=MappingProxyType(links), switches_bought=switches_bought,
         copper_bought=cables_bought["dac"] + cables_bought["aec"], dac_bought=cables_bought["dac"],
         aec_bought=cables_bought["aec"], aoc_bought=cables_bought["aoc"],
-        transceivers_bought=xcvr_bought, bom=MappingProxyType(bom),
+        transceivers_bought=xcvr_bought, switch_modules_bought=sw_mod_bought,
+        node_modules_bought=node_mod_bought, bom=MappingProxyType(bom),
     )
