@@ -171,6 +171,18 @@ class Layout(BaseModel):
     service_loop_m: Quantity
 
 
+class KernelSpec(BaseModel):
+    """Kernel figures of one GPU (see gemm_efficiency.yaml): SMs, memory bandwidth [GB/s], measured
+    matmul share of peak, fused attention's share of peak."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    arch: Literal["ampere", "hopper", "blackwell"]
+    sm_count: Quantity
+    hbm_gbs: Quantity
+    mamf_share: Quantity
+    attention_efficiency: Quantity
+
+
 class GpuPrices(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     gpu_price: Quantity
@@ -222,6 +234,8 @@ class Catalog(BaseModel):
     fx_per_usd: dict[str, Quantity]
     blank_scenario: dict
     seed_rule: dict[str, Quantity]
+    kernels: dict[str, KernelSpec]  # by GPU id (gemm_efficiency.yaml)
+    kernel_constants: dict[str, Quantity]
 
     def default(self, group: str, name: str) -> float:
         """Typical default of scenario input ``group.name``."""
@@ -271,7 +285,7 @@ def _check_sources(catalog: Catalog) -> None:
                 walk(val, f"{where}.{key}")
 
     for field in ("gpus", "fabrics", "media", "layout", "price_books", "model", "scenario_defaults", "fx_per_usd",
-                  "seed_rule"):
+                  "seed_rule", "kernels", "kernel_constants"):
         walk(getattr(catalog, field), field)
     for book in catalog.price_books.values():
         missing = (set(catalog.gpus) - set(book.gpus)) | (set(catalog.fabrics) - set(book.fabrics))
@@ -280,6 +294,9 @@ def _check_sources(catalog: Catalog) -> None:
             raise CatalogError(
                 f"price book {book.id!r}: missing {sorted(missing)}, unknown {sorted(extra)}"
             )
+    if set(catalog.kernels) != set(catalog.gpus):
+        raise CatalogError(f"gemm_efficiency.yaml: kernel figures for {sorted(catalog.kernels)}, GPUs "
+                           f"{sorted(catalog.gpus)}: every GPU needs one entry")
 
 
 def _add_market_books(data_dir: Path, books: dict, defaults: dict, fab: dict) -> None:
@@ -306,6 +323,7 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
     fab = _read_yaml(data_dir / "fabrics.yaml")
     defaults = _read_yaml(data_dir / "defaults.yaml")
     media = _read_yaml(data_dir / "media.yaml")
+    kernels = _read_yaml(data_dir / "gemm_efficiency.yaml")
     books = {}
     for path in sorted((data_dir / "pricebooks").glob("*.yaml")):
         raw = _read_yaml(path)
@@ -325,6 +343,8 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
             fx_per_usd=defaults["fx_per_usd"],
             blank_scenario=defaults["blank_scenario"],
             seed_rule=defaults["seed_rule"],
+            kernels=kernels["gpus"],
+            kernel_constants=kernels["constants"],
         )
     except (ValidationError, KeyError) as exc:
         raise CatalogError(f"catalog in {data_dir} is invalid: {exc}") from exc

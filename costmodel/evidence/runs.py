@@ -1,9 +1,10 @@
 """Published training runs beside the model's step time (``data/training_runs.yaml``).
 
 Each run becomes a one-fabric :class:`~costmodel.scenario.schema.Scenario` and goes through the same
-:func:`costmodel.api.evaluate` as every page; the model's figure is read from its metrics. The
-one calibration run (a single node: no fabric involved) sets the kernel efficiency of its GPU,
-found by bisection; every other run of that GPU uses it unchanged.
+:func:`costmodel.api.evaluate` as every page; the model's figure is read from its metrics. Nothing is
+fitted to the runs: the kernel efficiency comes from the layout's matrix shapes and the GPU's
+published kernel measurements (:mod:`costmodel.physics.gemm_efficiency`); :func:`calibrate` only
+reports the efficiency a run would need, for the docs.
 """
 
 from __future__ import annotations
@@ -127,12 +128,13 @@ def calibrate(run: dict, iterations: int = 60) -> float:
 
 @lru_cache(maxsize=1)
 def check_runs() -> tuple[tuple[RunCheck, ...], dict[str, float]]:
-    """Every published run against the model, and the calibrated kernel efficiency per GPU."""
+    """Every published run against the model, and the calibrated kernel efficiency per GPU (none: no
+    run calibrates the model; the dict stays for its readers)."""
     runs = load_runs()
-    efficiency = {r["gpu"]: calibrate(r) for r in runs if r.get("role") == "calibration"}
+    efficiency: dict[str, float] = {}
     out = []
     for r in runs:
-        m = _metrics(r, efficiency.get(r["gpu"]))
+        m = _metrics(r, None)
         pub = r["published"]
         out.append(RunCheck(
             id=r["id"], text=r["text"], text_zh=r.get("text_zh", r["text"]), source=r["source"], metric=pub["metric"],

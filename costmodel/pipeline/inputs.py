@@ -76,6 +76,21 @@ DERIVED: dict[str, str] = {
     "reuse_existing_switches": "1 = keep the Ethernet switches on site, else 0; (S, 1)",
     "ethernet": "1 = an Ethernet-family fabric (TCP, RoCE, iWARP), 0 = InfiniBand; (1, F)",
     "measured_hosts": "nodes of that measurement [count]; NaN = unknown; (1, F)",
+    # the GPU's kernels (data/gemm_efficiency.yaml, costmodel/physics/gemm_efficiency.py), (1, 1)
+    "gemm_share": "measured maximum matmul FLOP/s / peak [0-1]; (1, 1)",
+    "gemm_sms": "streaming multiprocessors [count]; (1, 1)",
+    "tile_m": "GEMM output tile rows [count]; (1, 1)",
+    "tile_n": "GEMM output tile columns [count]; (1, 1)",
+    "attn_share": "fused attention's share of peak [0-1]; (1, 1)",
+    "hbm_Bps": "achievable memory bandwidth [B/s]; (1, 1)",
+    "act_bytes_h": "bytes a layer stores per token per unit of width [B]; (1, 1)",
+    "replicated_bytes_h": "of those, bytes every tensor-parallel rank holds whole without sequence parallelism [B]; (1, 1)",
+    "score_bytes": "bytes per token, head and position of unfused attention scores [B]; (1, 1)",
+    "head_dim": "width of one attention head [count]; (1, 1)",
+    "passes_fwd": "memory passes over the stored activations in a forward [count]; (1, 1)",
+    "passes_bwd": "memory passes in a backward [count]; (1, 1)",
+    "fused_attention": "1 = fused (flash) attention, else 0; (S, 1)",
+    "sequence_parallel": "1 = sequence parallelism (norms and dropouts split over the tensor ranks), else 0; (S, 1)",
 }
 
 
@@ -217,6 +232,9 @@ def _layout_arrays(scenario: Scenario, params: float, hidden: float, g: float) -
     vch = scenario.operations.value_of_cluster_hour
     return dict(
         hidden=_scalar(hidden),
+        compute_efficiency=_scalar(np.nan if w.compute_efficiency is None else w.compute_efficiency),
+        fused_attention=_scalar(1.0 if w.fused_attention else 0.0),
+        sequence_parallel=_scalar(1.0 if w.sequence_parallel else 0.0),
         n_layers=_scalar(w.layers if w.layers is not None else float(transformer.layers(params, hidden))),
         recompute=_scalar(1.0 if w.full_recompute else 0.0),
         tp=_scalar(w.tensor_parallel or tp_default),
@@ -311,6 +329,7 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     ranges = _Ranges()
     arrays.update(_catalog_arrays(ranges, scenario, items))
     arrays.update({k: _scalar(v) for k, v in finance_carbon_terms(scenario).items()})
+    arrays.update(kernel_arrays(cat, c.gpu))
     structure = Structure(
         horizon_years=scenario.finance.horizon_years, parallelism=w.parallelism, payment=scenario.finance.payment,
         schedule=w.schedule, scope=scenario.scope, fabric_ids=tuple(scenario.fabrics),
@@ -319,6 +338,18 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
         measured_alltoall=tuple(None if m is None else m.summary for m in measured_a2a),
     )
     return Built(Inputs(**arrays), structure, ranges.uncertain)
+
+
+def kernel_arrays(cat: Catalog, gpu: str) -> dict[str, np.ndarray]:
+    """The GPU's kernel figures and the layer constants of ``data/gemm_efficiency.yaml``, ``(1, 1)``."""
+    k, const = cat.kernels[gpu], {n: q.typical for n, q in cat.kernel_constants.items()}
+    return {name: _scalar(v) for name, v in dict(
+        gemm_share=k.mamf_share.typical, gemm_sms=k.sm_count.typical, attn_share=k.attention_efficiency.typical,
+        hbm_Bps=k.hbm_gbs.typical * GIGA * const["hbm_efficiency"], tile_m=const["tile_m"], tile_n=const["tile_n"],
+        act_bytes_h=const["activation_bytes_per_h"], replicated_bytes_h=const["replicated_bytes_per_h"],
+        score_bytes=const["score_bytes_per_head"],
+        head_dim=const["head_dim"], passes_fwd=const["passes_forward"], passes_bwd=const["passes_backward"],
+    ).items()}
 
 
 def finance_carbon_terms(scenario: Scenario) -> dict[str, float]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from costmodel.arrays import compact
-from costmodel.physics import congestion, layout, performance
+from costmodel.physics import congestion, gemm_efficiency, layout, performance
 from costmodel.pipeline.inputs import Inputs
 from costmodel.pipeline.stages.topology import Topology
 
@@ -88,6 +88,7 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
                         * congestion.alltoall_factor(p.nodes, n_leaf, p.oversubscription, p.spine_eff)),
         a2a_overlap=p.a2a_overlap, node_dedup=p.node_dedup,
     )
+    args.update({k: getattr(p, k) for k in gemm_efficiency.KERNEL_KEYS})  # compute efficiency by shape
     # in-network reduction (SHARP) where the scenario turns it on and the switches have it
     args["ar_speedup"] = np.where(p.in_network_reduction * p.sharp_capable > 0, p.sharp_speedup, 1.0)
     return fabric_latency, eta, node_bw, args
