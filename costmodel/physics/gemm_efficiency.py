@@ -11,8 +11,9 @@ step spends
 * **attention** ``4 s h / t`` FLOPs: fused (FlashAttention) at its measured share of peak [4], or
   unfused as batched GEMMs plus the score matrices, ``5 a s / t`` bytes per token [3], through memory;
 * **memory traffic** of the element-wise and normalisation operations: the ``34 h / t`` bytes a layer
-  stores per token [3] (``10 h`` of them whole on every rank without sequence parallelism), written and read in the forward pass, read and matched by a gradient in the
-  backward, at the achievable HBM bandwidth [5].
+  stores per token [3] (``10 h`` of them whole on every rank without sequence parallelism), written
+  and read in the forward pass, read and matched by a gradient in the backward, at the achievable
+  HBM bandwidth [5].
 
 Forward, backward (twice the forward's FLOPs) and, under full recomputation, one more forward.
 

@@ -84,13 +84,13 @@ DERIVED: dict[str, str] = {
     "attn_share": "fused attention's share of peak [0-1]; (1, 1)",
     "hbm_Bps": "achievable memory bandwidth [B/s]; (1, 1)",
     "act_bytes_h": "bytes a layer stores per token per unit of width [B]; (1, 1)",
-    "replicated_bytes_h": "of those, bytes every tensor-parallel rank holds whole without sequence parallelism [B]; (1, 1)",
+    "replicated_bytes_h": "of those, bytes each tensor rank holds whole without sequence parallelism [B]; (1, 1)",
     "score_bytes": "bytes per token, head and position of unfused attention scores [B]; (1, 1)",
     "head_dim": "width of one attention head [count]; (1, 1)",
     "passes_fwd": "memory passes over the stored activations in a forward [count]; (1, 1)",
     "passes_bwd": "memory passes in a backward [count]; (1, 1)",
     "fused_attention": "1 = fused (flash) attention, else 0; (S, 1)",
-    "sequence_parallel": "1 = sequence parallelism (norms and dropouts split over the tensor ranks), else 0; (S, 1)",
+    "sequence_parallel": "1 = norms and dropouts split over the tensor ranks (sequence parallel), else 0; (S, 1)",
 }
 
 
