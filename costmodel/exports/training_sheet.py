@@ -65,12 +65,13 @@ RESULT_ROWS = (
     ("exposed_comm_s", "#,##0.000"),
     ("mfu", "0.0%"),
     ("hfu", "0.0%"),
+    ("kernel_efficiency", "0.0%"),
     ("memory_gb_per_gpu", "#,##0.0"),
     ("memory_usable_gb", "#,##0.0"),
     ("fits_memory", "yes_no"),
 )
 #: what an empty optional workload field means
-_EMPTY = {"experts": "dense", "active_params_b": "all_params"}
+_EMPTY = {"experts": "dense", "active_params_b": "all_params", "compute_efficiency": "from_shapes"}
 
 
 def layout_text(tt: dict, m: dict) -> str:

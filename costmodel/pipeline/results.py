@@ -25,7 +25,8 @@ from costmodel.pipeline.tco import CATEGORIES, Outputs
 METRIC_KEYS = (
     "nic_gbps", "allreduce_busbw_gbs", "latency_us", "effective_efficiency", "step_time_s",
     "compute_time_s", "comm_time_s", "exposed_comm_s", "bytes_per_node_step",
-    "gpu_utilization", "mfu", "hfu", "layout_tp", "layout_pp", "layout_dp", "layout_vp", "layout_zero",
+    "gpu_utilization", "mfu", "hfu", "kernel_efficiency", "layout_tp", "layout_pp", "layout_dp", "layout_vp",
+    "layout_zero",
     "layout_micro_seqs", "layout_microbatches", "layout_recompute", "memory_gb_per_gpu", "memory_usable_gb",
     "fits_memory", "run_days", "runs_per_year", "busy_hours_per_year", "plan_load",
     "goodput", "mtbf_hours", "checkpoint_interval_h", "checkpoint_save_s",

@@ -34,6 +34,7 @@ class StepTime:
     wait_share: np.ndarray  # T_exposed / T_step [0-1]
     mfu: np.ndarray  # model FLOPs (6 N + 12 l s h per token) / peak [0-1]
     hfu: np.ndarray  # hardware FLOPs (with recomputation) / peak [0-1]
+    kernel_efficiency: np.ndarray  # the kernels' share of peak while computing: typed, or from the shapes [0-1]
     dp: np.ndarray  # data-parallel size [count]
     microbatches: np.ndarray  # micro-batches per step per replica [count]
     # the layout used (the scenario's, or the layout search's per fabric) and its memory
@@ -149,7 +150,7 @@ def step_time(p: Inputs, topo: Topology, search: bool = False) -> StepTime:
         t_comm=s["t_comm"], t_exposed=s["t_exposed"], t_dp_exposed=s["t_dp_exposed"],
         t_bubble=s["t_bubble"], t_tp=s["t_tp"], t_wire=s["t_wire"], bytes_node=s["bytes_node"],
         busbw_Bps=s["busbw_Bps"], utilization=s["t_compute"] / t_step,
-        wait_share=s["t_exposed"] / t_step, mfu=s["mfu"], hfu=s["hfu"], dp=s["dp"],
+        wait_share=s["t_exposed"] / t_step, mfu=s["mfu"], hfu=s["hfu"], kernel_efficiency=s["compute_eff"], dp=s["dp"],
         microbatches=s["microbatches"], tp=args["tp"], pp=args["pp"], vp=args["vp"], zero=args["zero"],
         micro_seqs=s["micro_seqs"], recompute=args["recompute"], memory_bytes=memory, memory_usable_bytes=usable,
         fits_memory=fits.astype(float),
