@@ -101,6 +101,8 @@ with middle, st.container(border=True):
         widgets.toggle(t, "workload.moe_node_dedup")
     if not searched:
         widgets.toggle(t, "workload.full_recompute")
+    widgets.toggle(t, "workload.fused_attention")  # both set the kernel efficiency from the shapes
+    widgets.toggle(t, "workload.sequence_parallel")
     widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)
     widgets.number(t, "workload.runs_per_year")  # the plan: also the equal-work comparison's
     widgets.number(t, "workload.target_run_days")

@@ -30,6 +30,8 @@ WORKLOAD_ROWS = (
     ("layers", "count", "#,##0"),
     ("hidden_size", "count", "#,##0"),
     ("compute_efficiency", "0-1", "0.00"),
+    ("fused_attention", "on/off", "on_off"),
+    ("sequence_parallel", "on/off", "on_off"),
     ("grad_bytes", "B", "0.##"),
     ("experts", "count", "#,##0"),
     ("top_k", "count", "#,##0"),

@@ -19,10 +19,10 @@ from webui.i18n.translator import Translator
 WORKLOAD_FIELDS = ("model_params_b", "active_params_b", "tokens_per_run_b", "global_batch_tokens_m", "seq_len",
                    "micro_batch_seqs", "parallelism", "tensor_parallel", "pipeline_stages", "virtual_stages",
                    "full_recompute", "layers", "hidden_size", "compute_efficiency", "experts", "top_k",
-                   "expert_parallel", "a2a_overlap", "moe_node_dedup")
+                   "expert_parallel", "a2a_overlap", "moe_node_dedup", "fused_attention", "sequence_parallel")
 CLUSTER_FIELDS = ("nodes", "gpus_per_node", "nics_per_node", "oversubscription", "nodes_per_rack",
                   "spare_switch_frac", "spare_cable_frac", "spare_optic_frac", "in_network_reduction")
-_EMPTY = {"experts": "rtrain.dense", "active_params_b": "rtrain.all_params"}
+_EMPTY = {"experts": "rtrain.dense", "active_params_b": "rtrain.all_params", "compute_efficiency": "rtrain.from_shapes"}
 _SHARES = {"spare_switch_frac", "spare_cable_frac", "spare_optic_frac"}
 
 
