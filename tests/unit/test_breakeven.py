@@ -187,15 +187,17 @@ def test_price_root_matches_the_analytic_root(preset, fabric, name, target):
     """TCO is affine in a price, so two evaluations give the root p0 − Δ0 / slope."""
     s = costmodel.load_preset(preset)
     column = target or fabric
-    be = break_even(s, fabric, name, applies_to=target)
-    p0 = be.current_value
+    p0 = break_even(s, fabric, name, applies_to=target, points=2).current_value
     d0 = _single_delta(s, fabric, name, p0, column)
     slope = (_single_delta(s, fabric, name, p0 + 1000.0, column) - d0) / 1000.0
+    root = p0 - d0 / slope
+    # the default window (0.1× to 10× the price), widened to hold the analytic root where it lies below
+    be = break_even(s, fabric, name, applies_to=target, lo=min(0.1 * p0, 0.5 * root), hi=10.0 * p0)
     assert be.current_delta == pytest.approx(d0, rel=1e-12)
     upgrade = column == fabric
     assert (slope > 0) == upgrade
     assert np.all(np.diff(be.deltas) > 0) == upgrade and np.all(np.diff(be.deltas) < 0) == (not upgrade)
-    assert be.roots == [pytest.approx(p0 - d0 / slope, rel=1e-9)]
+    assert be.roots == [pytest.approx(root, rel=1e-9)]
     assert be.direction == [CHEAPER_BELOW if upgrade else CHEAPER_ABOVE]
 
 
