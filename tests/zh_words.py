@@ -105,6 +105,13 @@ CITED = (
     "$2 H100s: How the GPU Rental Bubble Burst", "AIMultiple", "Cloud GPU Rental Price Index",
     "SemiAnalysis", "Tech Reader Daily", "Yobitel", "Quantum-2", "training-cost-trends",
     "CLUSTER_INTERCONNECT_COST_FRACTION",
+    # the kernel efficiency by matrix shape: kernel benchmarks, their authors and papers
+    "Bekman", "Machine Learning Engineering", "compute/accelerator", "compute/accelerator/benchmarks",
+    "mamf-finder.py", "Anthony", "arXiv:2401.14489", "MAMF", "MSMF", "A100 PCIe", "H100/H200", "BF16",
+    "FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning", "Dao",
+    "FlashAttention-3: Fast and Accurate Attention with Asynchrony and Low-precision", "Shah",
+    "Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B, a Large-Scale Generative Language Model",
+    "Smith", "Matrix Multiplication Background User's Guide", "DU-09799-001", "cuBLAS", "SM",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
