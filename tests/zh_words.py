@@ -18,7 +18,7 @@ ALLOWED = frozenset({
     "ZeRO", "UTF",
     "A10", "A30", "A100", "H100", "H200", "B200", "JSON", "PDF", "CSV", "Excel", "LibreOffice", "Llama", "token",
     # training tools and models named as their papers name them (the Method page's bandwidth sensitivity)
-    "Calculon", "Megatron", "GPT",
+    "Calculon", "Megatron", "GPT", "MT", "NLG",  # MT-NLG, the model Smith et al. named
     # cited authors (a method's name: "Daly 2006", "Cai 等 2021")
     "Daly", "Cai",
     # Monte Carlo percentiles as statisticians write them
