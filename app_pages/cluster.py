@@ -111,6 +111,8 @@ with middle, st.container(border=True):
         if scenario.workload.full_recompute:  # a document saved before the choice: the old switch overrides it
             widgets.toggle(t, "workload.full_recompute")
         widgets.number(t, "workload.zero_stage", placeholder_value=ZERO_STAGE[scenario.workload.parallelism])
+    widgets.toggle(t, "workload.fused_attention")  # both set the kernel efficiency from the shapes
+    widgets.toggle(t, "workload.sequence_parallel")
     widgets.choice(t, "workload.schedule", ["plan", "always_busy"], horizontal=True)
     widgets.number(t, "workload.runs_per_year")  # the plan: also the equal-work comparison's
     widgets.number(t, "workload.target_run_days")

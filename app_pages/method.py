@@ -7,7 +7,6 @@ import math
 
 import streamlit as st
 
-from costmodel.catalog.loader import load_catalog
 from costmodel.evidence import sensitivity
 from costmodel.scenario.presets import get_preset
 from webui.charts.base import LiteFigure
@@ -120,9 +119,8 @@ st.dataframe(method_data.anchor_table(t.lang), hide_index=True, width="stretch",
 st.subheader(t("runs.title"), anchor="runs")
 st.markdown(t("runs.intro"))
 st.dataframe(method_data.run_table(t.lang), hide_index=True, width="stretch", key="method_runs")
-gpus = load_catalog().gpus
-run_eff = method_data.published_runs()[1]
-st.caption(t("runs.caption", eff=", ".join(f"{gpus[g].name} {e:.3f}" for g, e in sorted(run_eff.items()))))
+run_mean, run_misses, run_n = method_data.run_summary()
+st.caption(t("runs.caption", n=run_n, mean=f"{100 * run_mean:.1f} %", misses=len(run_misses)))
 
 st.subheader(t("sensitivity.title"), anchor="sensitivity")
 ref_ids = list(sensitivity.settings()["references"])

@@ -38,7 +38,7 @@ def assert_same_results(got: dict, made: dict) -> None:
 #: fields a later format added (their defaults fill them) or replaced, by the format that did it
 ADDED_FIELDS = {"workload": ("target_run_days", "virtual_stages", "micro_batch_seqs", "seq_len", "tensor_parallel",
                              "layers", "experts", "top_k", "expert_parallel", "active_params_b", "a2a_overlap",
-                             "moe_node_dedup"),
+                             "moe_node_dedup", "fused_attention", "sequence_parallel"),
                 "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
                             "spare_optic_frac", "in_network_reduction", "hot_spare_node_frac",
                             "frontend_network", "reuse_existing_switches", "existing_switch_gbps"),  # bill of materials

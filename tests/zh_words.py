@@ -18,7 +18,7 @@ ALLOWED = frozenset({
     "NPV", "FSDP", "ZeRO", "UTF",
     "A10", "A30", "A100", "H100", "H200", "B200", "JSON", "PDF", "CSV", "Excel", "LibreOffice", "Llama", "token",
     # training tools and models named as their papers name them (the Method page's bandwidth sensitivity)
-    "Calculon", "Megatron", "GPT", "DeepSeek", "DualPipe",
+    "Calculon", "Megatron", "GPT", "DeepSeek", "DualPipe", "MT", "NLG",  # MT-NLG, the model Smith et al. named
     # cited authors (a method's name: "Daly 2006", "Cai 等 2021")
     "Daly", "Cai",
     # Monte Carlo percentiles as statisticians write them
@@ -114,6 +114,13 @@ CITED = (
     # optics counted per module: the modules and the 12.8 T switches cited
     "MMA4Z00-NS", "QSFP112", "MPO-12/APC", "PAM4", "RHS", "IP Infusion", "Trident", "AS9726-32DB", "UfiSpace",
     "S9300-32D", "host360", "runlocalai",
+    # the kernel efficiency by matrix shape: kernel benchmarks, their authors and papers
+    "Bekman", "Machine Learning Engineering", "compute/accelerator", "compute/accelerator/benchmarks",
+    "mamf-finder.py", "Anthony", "arXiv:2401.14489", "MAMF", "MSMF", "A100 PCIe", "H100/H200", "BF16",
+    "FlashAttention-2: Faster Attention with Better Parallelism and Work Partitioning", "Dao",
+    "FlashAttention-3: Fast and Accurate Attention with Asynchrony and Low-precision", "Shah",
+    "Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B, a Large-Scale Generative Language Model",
+    "Smith", "Matrix Multiplication Background User's Guide", "DU-09799-001", "cuBLAS", "SM",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")

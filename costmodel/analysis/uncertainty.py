@@ -180,6 +180,8 @@ def _swing_rows(built, fabric_j: int, base_j: int, swing: float, p: Inputs | Non
         if name in skip:
             continue
         typ = getattr(p, name)
+        if np.isnan(typ).all():  # left empty: the model derives it (the kernel efficiency from the shapes)
+            continue
         lo = np.clip(typ * (1.0 - swing), lo_b, hi_b)
         hi = np.clip(typ * (1.0 + swing), lo_b, hi_b)
         if name == "nodes":

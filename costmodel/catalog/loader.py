@@ -15,14 +15,15 @@ validators find it in the validation context, :func:`catalog_in`) and
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 from typing import Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from costmodel.catalog import cn_prices
+from costmodel.catalog.price_schema import PriceBook
+from costmodel.catalog.quantity import Quantity
 from costmodel.errors import CatalogError
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"  # costmodel/data: every data file of the model
@@ -32,39 +33,6 @@ Family = Literal["tcp", "roce", "iwarp", "infiniband"]
 LossModel = Literal["none", "go_back_n", "mathis"]
 #: How a fabric spreads flows over the tiers above the leaf (:mod:`costmodel.physics.congestion`).
 Routing = Literal["ecmp", "adaptive", "ib_adaptive", "tcp"]
-_AS_OF = re.compile(r"^\d{4}-\d{2}$")
-
-
-class Quantity(BaseModel):
-    """One sourced number: typical value with an optional [low, high] range."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    typical: float
-    low: float | None = None
-    high: float | None = None
-    source: str
-    as_of: str
-    note: str | None = None
-
-    @model_validator(mode="after")
-    def _check(self) -> Quantity:
-        lo = self.typical if self.low is None else self.low
-        hi = self.typical if self.high is None else self.high
-        if not lo <= self.typical <= hi:
-            raise ValueError(f"need low <= typical <= high, got {lo}, {self.typical}, {hi}")
-        if not _AS_OF.match(self.as_of):
-            raise ValueError(f"as_of must be YYYY-MM, got {self.as_of!r}")
-        return self
-
-    @property
-    def lo(self) -> float:
-        """Lower end of the range (the typical value when no range is known)."""
-        return self.typical if self.low is None else self.low
-
-    @property
-    def hi(self) -> float:
-        """Upper end of the range (the typical value when no range is known)."""
-        return self.typical if self.high is None else self.high
 
 
 class Reference(BaseModel):
@@ -204,39 +172,16 @@ class Layout(BaseModel):
     service_loop_m: Quantity
 
 
-class GpuPrices(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    gpu_price: Quantity
-    server_price: Quantity
-    rental_per_gpu_hour: Quantity
-    frontend_per_node: Quantity  # front-end / storage Ethernet per server: port, cable, switch share [currency]
-
-
-class FabricPrices(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-    nic_price: Quantity
-    switch_price: Quantity
-    cable_price: Quantity  # passive DAC cable [currency]
-    optic_price: Quantity  # one transceiver [currency]
-    install_per_node: Quantity
-    aec_price: Quantity  # active copper cable (ACC/AEC) [currency]
-    aoc_price: Quantity  # active optical cable [currency]
-    fibre_price: Quantity  # fibre of one transceiver link: patch cords and trunk share [currency]
-    install_per_link: Quantity  # cabling labour per installed link: route, label, test [currency]
-    support_frac: Quantity  # switch OS / fabric-manager licences and support per year [share of network hardware]
-
-
-class PriceBook(BaseModel):
-    """A named set of prices in one currency; every GPU and fabric of the catalog is priced."""
+class KernelSpec(BaseModel):
+    """Kernel figures of one GPU (see gemm_efficiency.yaml): SMs, memory bandwidth [GB/s], measured
+    matmul share of peak, fused attention's share of peak."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_-]{0,63}$")
-    name: str
-    name_zh: str = ""
-    currency: Literal["USD", "CNY", "EUR"]
-    as_of: str
-    gpus: dict[str, GpuPrices]
-    fabrics: dict[str, FabricPrices]
+    arch: Literal["ampere", "hopper", "blackwell"]
+    sm_count: Quantity
+    hbm_gbs: Quantity
+    mamf_share: Quantity
+    attention_efficiency: Quantity
 
 
 class Catalog(BaseModel):
@@ -256,6 +201,8 @@ class Catalog(BaseModel):
     fx_per_usd: dict[str, Quantity]
     blank_scenario: dict
     seed_rule: dict[str, Quantity]
+    kernels: dict[str, KernelSpec]  # by GPU id (gemm_efficiency.yaml)
+    kernel_constants: dict[str, Quantity]
 
     def default(self, group: str, name: str) -> float:
         """Typical default of scenario input ``group.name``."""
@@ -305,7 +252,7 @@ def _check_sources(catalog: Catalog) -> None:
                 walk(val, f"{where}.{key}")
 
     for field in ("gpus", "fabrics", "media", "modules", "layout", "price_books", "model", "scenario_defaults",
-                  "fx_per_usd", "seed_rule"):
+                  "fx_per_usd", "seed_rule", "kernels", "kernel_constants"):
         walk(getattr(catalog, field), field)
     for fid, fab in catalog.fabrics.items():
         optics = fab.optics
@@ -322,6 +269,9 @@ def _check_sources(catalog: Catalog) -> None:
             raise CatalogError(
                 f"price book {book.id!r}: missing {sorted(missing)}, unknown {sorted(extra)}"
             )
+    if set(catalog.kernels) != set(catalog.gpus):
+        raise CatalogError(f"gemm_efficiency.yaml: kernel figures for {sorted(catalog.kernels)}, GPUs "
+                           f"{sorted(catalog.gpus)}: every GPU needs one entry")
 
 
 def _add_market_books(data_dir: Path, books: dict, defaults: dict, fab: dict) -> None:
@@ -348,6 +298,7 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
     fab = _read_yaml(data_dir / "fabrics.yaml")
     defaults = _read_yaml(data_dir / "defaults.yaml")
     media = _read_yaml(data_dir / "media.yaml")
+    kernels = _read_yaml(data_dir / "gemm_efficiency.yaml")
     books = {}
     for path in sorted((data_dir / "pricebooks").glob("*.yaml")):
         raw = _read_yaml(path)
@@ -368,6 +319,8 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
             fx_per_usd=defaults["fx_per_usd"],
             blank_scenario=defaults["blank_scenario"],
             seed_rule=defaults["seed_rule"],
+            kernels=kernels["gpus"],
+            kernel_constants=kernels["constants"],
         )
     except (ValidationError, KeyError) as exc:
         raise CatalogError(f"catalog in {data_dir} is invalid: {exc}") from exc

@@ -1,9 +1,9 @@
 """Published training runs beside the model's step time (``data/training_runs.yaml``).
 
 Each run becomes a one-fabric :class:`~costmodel.scenario.schema.Scenario` and goes through the same
-:func:`costmodel.api.evaluate` as every page; the model's figure is read from its metrics. The
-one calibration run (a single node: no fabric involved) sets the kernel efficiency of its GPU,
-found by bisection; every other run of that GPU uses it unchanged.
+:func:`costmodel.api.evaluate` as every page; the model's figure is read from its metrics. Nothing is
+fitted to the runs: the kernel efficiency comes from the layout's matrix shapes and the GPU's
+published kernel measurements (:mod:`costmodel.physics.gemm_efficiency`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from costmodel.catalog.loader import Catalog, load_catalog
 from costmodel.scenario.schema import Scenario
 
 SECONDS_PER_DAY = 86400.0
-EFFICIENCY_BRACKET = (0.05, 1.0)  # bisection bracket of the kernel efficiency [0-1]
 
 
 @dataclass(frozen=True)
@@ -46,6 +45,11 @@ class RunCheck:
         """Model minus published: relative for times, absolute for MFU."""
         if self.metric == "mfu":
             return self.model - self.published
+        return self.model / self.published - 1.0
+
+    @property
+    def relative_error(self) -> float:
+        """Model ÷ published − 1, whatever the metric (MFU included)."""
         return self.model / self.published - 1.0
 
     @property
@@ -112,27 +116,15 @@ def _figure(run: dict, m: dict) -> float:
     return tokens / batch * m["step_time_s"] / SECONDS_PER_DAY
 
 
-def calibrate(run: dict, iterations: int = 60) -> float:
-    """The kernel efficiency at which the model's step time equals the published one [0-1]."""
-    target = run["published"]["value"]
-    lo, hi = EFFICIENCY_BRACKET
-    for _ in range(iterations):  # the step time falls as the efficiency rises
-        mid = 0.5 * (lo + hi)
-        if _metrics(run, mid)["step_time_s"] > target:
-            lo = mid
-        else:
-            hi = mid
-    return 0.5 * (lo + hi)
-
-
 @lru_cache(maxsize=1)
 def check_runs() -> tuple[tuple[RunCheck, ...], dict[str, float]]:
-    """Every published run against the model, and the calibrated kernel efficiency per GPU."""
+    """Every published run against the model, and the calibrated kernel efficiency per GPU (none: no
+    run calibrates the model; the dict stays for its readers)."""
     runs = load_runs()
-    efficiency = {r["gpu"]: calibrate(r) for r in runs if r.get("role") == "calibration"}
+    efficiency: dict[str, float] = {}
     out = []
     for r in runs:
-        m = _metrics(r, efficiency.get(r["gpu"]))
+        m = _metrics(r, None)
         pub = r["published"]
         out.append(RunCheck(
             id=r["id"], text=r["text"], text_zh=r.get("text_zh", r["text"]), source=r["source"], metric=pub["metric"],
@@ -153,7 +145,7 @@ def _fmt(metric: str, x: float) -> str:
 
 def markdown() -> str:
     """The runs as a Markdown table (docs/validation.md embeds it)."""
-    checks, eff = check_runs()
+    checks, _ = check_runs()
     lines = ["| run | source | published | model | error | tolerance | MFU / HFU | network exposed | verdict |",
              "|---|---|---|---|---|---|---|---|---|"]
     for c in checks:
@@ -163,7 +155,16 @@ def markdown() -> str:
             c.role, "within" if c.within else "**miss**")
         lines.append(f"| {c.text} | `{c.source}` | {_fmt(c.metric, c.published)} | {_fmt(c.metric, c.model)} | "
                      f"{err} | {tol} | {c.mfu:.1%} / {c.hfu:.1%} | {c.exposed_share:.1%} | {verdict} |")
-    cal = ", ".join(f"{g}: {e:.3f}" for g, e in sorted(eff.items()))
+    mean, misses, n = summary(checks)
     lines.append("")
-    lines.append(f"Calibrated kernel efficiency (hardware FLOPs share of peak while computing): {cal}.")
+    lines.append(f"{n} runs checked (the row that sets a constant excluded): mean |model ÷ published − 1| "
+                 f"{mean:.1%}; {len(misses)} outside their tolerance{': ' if misses else ''}{', '.join(misses)}. "
+                 "No run sets a kernel efficiency: every row takes it from its matrix shapes.")
     return "\n".join(lines)
+
+
+def summary(checks: tuple[RunCheck, ...]) -> tuple[float, list[str], int]:
+    """Mean |relative error| of the check rows, the ids outside their tolerance, and how many rows."""
+    rows = [c for c in checks if c.role == "check"]
+    mean = sum(abs(c.relative_error) for c in rows) / len(rows)
+    return mean, [c.id for c in rows if not c.within], len(rows)

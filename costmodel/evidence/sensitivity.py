@@ -1,7 +1,7 @@
 """Bandwidth sensitivity: a published run's efficiency against its inter-node bandwidth per GPU.
 
-A run of ``data/training_runs.yaml`` is held fixed — GPU and its kernel efficiency (the
-calibrated one where the runs calibrate it), model, batch, layout, node count and the run's
+A run of ``data/training_runs.yaml`` is held fixed — GPU and its kernel efficiency (from the
+layer's matrix shapes), model, batch, layout, node count and the run's
 fabric latencies — and only the *achievable* inter-node bandwidth per GPU changes: the NIC
 line rate (or its host slot, where that binds) times the transport's efficiency and loss factor,
 divided among the node's GPUs (``r · min(port/8, slot) · η / g``). The whole grid is one call of
@@ -27,7 +27,7 @@ import yaml
 from costmodel.api import evaluate
 from costmodel.catalog.loader import Catalog
 from costmodel.errors import ScenarioError
-from costmodel.evidence.runs import catalog_of, check_runs, load_runs, scenario_of
+from costmodel.evidence.runs import catalog_of, load_runs, scenario_of
 from costmodel.physics.performance import LOSS_NONE
 from costmodel.pipeline.inputs import build
 from costmodel.pipeline.tco import compute
@@ -100,11 +100,10 @@ def _run(run_id: str) -> dict:
 
 
 def reference(run_id: str, fabrics: list[str] | None = None) -> tuple[Scenario, Catalog]:
-    """The scenario (with ``fabrics``, default the run's own) and catalog of a published run, at the
-    kernel efficiency the published runs calibrate for its GPU (else the scenario default)."""
+    """The scenario (with ``fabrics``, default the run's own) and catalog of a published run, its kernel
+    efficiency from the matrix shapes, as in the runs table."""
     run = _run(run_id)
-    eff = check_runs()[1].get(run["gpu"])
-    scn = scenario_of(run, eff)
+    scn = scenario_of(run)
     if fabrics:
         scn = scn.model_copy(update={"fabrics": list(fabrics), "baseline": fabrics[0]})
         scn = Scenario.model_validate(scn.model_dump())

@@ -116,7 +116,7 @@ def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0, t
 
 MONEY_METRICS = frozenset({"cost_per_cluster_hour", "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour",
                            "tco_after_tax", "npv_after_tax", "tax_shield"})  # the last three: after tax
-SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "hfu", "goodput", "cpu_overhead_share"})
+SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "hfu", "kernel_efficiency", "goodput", "cpu_overhead_share"})
 
 
 def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None,

@@ -34,6 +34,8 @@ WORKLOAD_ROWS = (
     ("layers", "count", "#,##0"),
     ("hidden_size", "count", "#,##0"),
     ("compute_efficiency", "0-1", "0.00"),
+    ("fused_attention", "on/off", "on_off"),
+    ("sequence_parallel", "on/off", "on_off"),
     ("grad_bytes", "B", "0.##"),
     ("experts", "count", "#,##0"),
     ("top_k", "count", "#,##0"),
@@ -70,12 +72,14 @@ RESULT_ROWS = (
     ("exposed_comm_s", "#,##0.000"),
     ("mfu", "0.0%"),
     ("hfu", "0.0%"),
+    ("kernel_efficiency", "0.0%"),
     ("memory_gb_per_gpu", "#,##0.0"),
     ("memory_usable_gb", "#,##0.0"),
     ("fits_memory", "yes_no"),
 )
 #: what an empty optional workload field means
-_EMPTY = {"experts": "dense", "active_params_b": "all_params", "moe_max_nodes": "no_limit"}
+_EMPTY = {"experts": "dense", "active_params_b": "all_params", "moe_max_nodes": "no_limit",
+          "compute_efficiency": "from_shapes"}
 
 
 def layout_text(tt: dict, m: dict) -> str:

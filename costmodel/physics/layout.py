@@ -48,7 +48,7 @@ LAYOUT_KEYS = ("tp", "pp", "vp", "zero", "micro_seqs", "recompute")
 #: Keys of a layout's arguments that only its memory reads (not the step time): attention scores
 #: stored (1) or recomputed (0), the attention head width [elements], bytes of a cached linear-layer
 #: input, DualPipe (1) or not, bytes per parameter of a cached low-precision weight copy.
-MEMORY_KEYS = ("scores", "head_dim", "linear_bytes", "dualpipe", "extra_weight_bytes")
+MEMORY_KEYS = ("scores", "linear_bytes", "dualpipe", "extra_weight_bytes")  # head_dim: the kernels read it too
 #: Elements of one ``(rows, F, K)`` array per chunk of the search (about 8 MB of float64).
 CHUNK_ELEMENTS = 1 << 20
 _TOL = 1e-9

@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from costmodel.physics import transformer
+from costmodel.physics import gemm_efficiency, transformer
 from costmodel.physics.experts import all_to_all_mb, exposed_mb
 
 LOSS_NONE, LOSS_GO_BACK_N, LOSS_MATHIS = 0, 1, 2
@@ -126,8 +126,12 @@ def _layout(gpus, tp, pp, micro_seqs, seq_len, batch_tokens):
 
 
 def _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, pp, peak_flops, compute_eff,
-             rec_extra=0.0):
+             kernel, rec_extra=0.0, precision_eff=1.0):
     """Compute of one micro-batch on one GPU.
+
+    The kernels reach ``compute_eff`` of the peak where it is a number, else (NaN) the share of
+    :func:`costmodel.physics.gemm_efficiency.layer_share` for the layout's matrix shapes (``kernel``: its
+    GPU figures; without them, ``compute_eff`` as given).
 
     Returns ``p_act`` (parameters a token passes through) [count], ``f_model``, ``f_hw`` (model and
     hardware FLOPs per token) [FLOP], ``t_mb`` (the micro-batch's compute) [s] and ``f_bwd`` (the share
@@ -136,9 +140,13 @@ def _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, 
     p_act = params if active_params is None else np.where(moe > 0, active_params, params)
     f_model = transformer.model_flops_per_token(p_act, n_layers, seq_len, hidden)
     f_hw = transformer.hardware_flops_per_token(f_model, rec, rec_extra)
+    if kernel:
+        shape_eff = gemm_efficiency.layer_share(hidden, tp, b * seq_len, seq_len, rec, peak_flops=peak_flops, **kernel)
+        compute_eff = np.where(np.isnan(compute_eff), shape_eff, compute_eff)
+    compute_eff = compute_eff * precision_eff
     t_mb = f_hw * b * seq_len / (tp * pp * peak_flops * compute_eff)
     f_bwd = np.where(rec > 0, 0.75, 2.0 / 3.0)
-    return {"p_act": p_act, "f_model": f_model, "f_hw": f_hw, "t_mb": t_mb, "f_bwd": f_bwd}
+    return {"p_act": p_act, "f_model": f_model, "f_hw": f_hw, "t_mb": t_mb, "f_bwd": f_bwd, "eff": compute_eff}
 
 
 def _tensor_parallel_mb(tp, pp, g, rec, n_layers, tp_size, nvlink, per_gpu_net, alpha_base_s, fabric_latency_s,
@@ -226,7 +234,7 @@ def step_time(
     bucket_bytes, node_bw_Bps, intra_node_Bps, nvlink_eff, alpha_base_s, fabric_latency_s,
     nvlink_latency_s, sm_share_net, fsdp_eff, ar_speedup=1.0,
     experts=0.0, top_k=0.0, ep=1.0, active_params=None, a2a_bw_gpu_Bps=1.0, a2a_overlap=0.0,
-    node_dedup=0.0, max_nodes=0.0, sm_share_a2a=0.0, recompute_extra=0.0,
+    node_dedup=0.0, max_nodes=0.0, sm_share_a2a=0.0, recompute_extra=0.0, precision_eff=1.0, **kernel,
 ):
     """Step time and its parts for a ``t × p × d`` layout (arrays that broadcast together).
 
@@ -238,7 +246,8 @@ def step_time(
     recompute_extra : share of the FLOPs selective recomputation repeats where ``recompute`` is 0 [0-1]
     micro_seqs : sequences per micro-batch ``b``; seq_len ``s`` [tokens]; batch_tokens per step
     params, n_layers, hidden : ``P`` [count], ``l``, ``h`` [elements]
-    peak_flops, compute_eff : peak per GPU [FLOP/s]; share of it the kernels reach [0-1]
+    peak_flops, compute_eff : peak per GPU [FLOP/s]; share of it the kernels reach [0-1], NaN = from the
+        matrix shapes (``kernel``)
     grad_bytes, param_bytes, act_bytes : bytes per gradient, weight, activation element [B]
     bucket_bytes : gradient bucket of the data-parallel all-reduce [B]
     node_bw_Bps : achievable inter-node bandwidth of a node, ``r · port/8 · η`` [B/s]
@@ -260,6 +269,8 @@ def step_time(
         (DeepEP-style dispatch) instead of once per expert (a plain all-to-all)
     max_nodes : nodes a token's experts may span (node-limited routing), 0 = no limit [count]
     sm_share_a2a : share of the SMs the all-to-all kernels take while they overlap compute [0-1]
+    precision_eff : the kernels' share of a lower precision's peak relative to BF16's [0-1], 1 for BF16
+    kernel : the GPU's kernel figures, :data:`costmodel.physics.gemm_efficiency.KERNEL_KEYS` (arrays)
 
     Returns
     -------
@@ -267,7 +278,7 @@ def step_time(
     (with the bubble); ``t_bubble``; ``t_tp`` (tensor-parallel, NVLink); ``t_p2p``; ``t_comm``
     (network collectives); ``t_exposed`` (network time on the critical path); ``t_dp_exposed``;
     ``t_wire`` (NICs busy); ``bytes_node`` [B]; ``busbw_Bps``; ``mfu``, ``hfu`` [0-1]; the layout
-    ``dp``, ``microbatches``, ``micro_seqs``.
+    ``dp``, ``microbatches``, ``micro_seqs``; ``compute_eff`` (the kernels' share of peak used) [0-1].
     """
     n, g = np.asarray(nodes, dtype=float), np.asarray(gpus_per_node, dtype=float)
     tp, pp, vp = (np.asarray(x, dtype=float) for x in (tp, pp, vp))
@@ -277,7 +288,7 @@ def step_time(
     gpus = n * g
     dp, b, m = _layout(gpus, tp, pp, micro_seqs, seq_len, batch_tokens)
     c = _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, pp, peak_flops, compute_eff,
-                 recompute_extra)
+                 kernel, recompute_extra, precision_eff)
     per_gpu_net, nvlink = node_bw_Bps / g, intra_node_Bps * nvlink_eff
     tp_size = b * seq_len * hidden * act_bytes
     t_tp_mb = _tensor_parallel_mb(tp, pp, g, rec, n_layers, tp_size, nvlink, per_gpu_net, alpha_base_s,
@@ -343,4 +354,5 @@ def _step_parts(*, dp, b, m, g, gpus, pp, vp, zero, c, t_tp_mb, p2p, ar, z3, a2a
         "dp": dp,
         "microbatches": m,
         "micro_seqs": b,
+        "compute_eff": c["eff"],
     }

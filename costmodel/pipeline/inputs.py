@@ -25,6 +25,7 @@ from costmodel.catalog import regions
 from costmodel.catalog.loader import Catalog, Quantity, load_catalog
 from costmodel.physics import calibration, host_link, transformer
 from costmodel.physics.performance import LOSS_MODEL_CODES, hidden_size
+from costmodel.pipeline.kernel_inputs import kernel_arrays
 from costmodel.scenario import price_books
 from costmodel.scenario.schema import Scenario
 
@@ -85,6 +86,20 @@ DERIVED: dict[str, str] = {
     "reuse_existing_switches": "1 = keep the Ethernet switches on site, else 0; (S, 1)",
     "ethernet": "1 = an Ethernet-family fabric (TCP, RoCE, iWARP), 0 = InfiniBand; (1, F)",
     "measured_hosts": "nodes of that measurement [count]; NaN = unknown; (1, F)",
+    # the GPU's kernels (data/gemm_efficiency.yaml, costmodel/physics/gemm_efficiency.py), (1, 1)
+    "gemm_share": "measured maximum matmul FLOP/s / peak [0-1]; (1, 1)",
+    "gemm_sms": "streaming multiprocessors [count]; (1, 1)",
+    "tile_m": "GEMM output tile rows [count]; (1, 1)",
+    "tile_n": "GEMM output tile columns [count]; (1, 1)",
+    "attn_share": "fused attention's share of peak [0-1]; (1, 1)",
+    "hbm_Bps": "achievable memory bandwidth [B/s]; (1, 1)",
+    "act_bytes_h": "bytes a layer stores per token per unit of width [B]; (1, 1)",
+    "replicated_bytes_h": "of those, bytes each tensor rank holds whole without sequence parallelism [B]; (1, 1)",
+    "score_bytes": "bytes per token, head and position of unfused attention scores [B]; (1, 1)",
+    "passes_fwd": "memory passes over the stored activations in a forward [count]; (1, 1)",
+    "passes_bwd": "memory passes in a backward [count]; (1, 1)",
+    "fused_attention": "1 = fused (flash) attention, else 0; (S, 1)",
+    "sequence_parallel": "1 = norms and dropouts split over the tensor ranks (sequence parallel), else 0; (S, 1)",
 }
 
 
@@ -244,6 +259,9 @@ def _layout_arrays(scenario: Scenario, params: float, hidden: float, g: float) -
     vch = scenario.operations.value_of_cluster_hour
     return dict(
         hidden=_scalar(hidden),
+        compute_efficiency=_scalar(np.nan if w.compute_efficiency is None else w.compute_efficiency),
+        fused_attention=_scalar(1.0 if w.fused_attention else 0.0),
+        sequence_parallel=_scalar(1.0 if w.sequence_parallel else 0.0),
         n_layers=_scalar(w.layers if w.layers is not None else float(transformer.layers(params, hidden))),
         tp=_scalar(w.tensor_parallel or tp_default),
         pipeline_stages=_scalar(w.pipeline_stages if w.parallelism == "pipeline" else 1),
@@ -346,6 +364,7 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     ranges = _Ranges()
     arrays.update(_catalog_arrays(ranges, scenario, items))
     arrays.update({k: _scalar(v) for k, v in finance_carbon_terms(scenario).items()})
+    arrays.update(kernel_arrays(cat, c.gpu))
     structure = Structure(
         horizon_years=scenario.finance.horizon_years, parallelism=w.parallelism, payment=scenario.finance.payment,
         schedule=w.schedule, scope=scenario.scope, fabric_ids=tuple(scenario.fabrics),

@@ -98,6 +98,14 @@ class _WorkloadChoices(BaseModel):
     moe_node_dedup: bool = Field(
         False, description="a token crosses the fabric once per remote node, not per expert (DeepEP dispatch)"
     )
+    fused_attention: bool = Field(
+        True, description="fused attention (FlashAttention): no s × s score matrices through memory; false for "
+        "runs before 2022 (Megatron-LM's materialised softmax)"
+    )
+    sequence_parallel: bool = Field(
+        True, description="sequence parallelism: norms and dropouts split over the tensor-parallel ranks (Megatron-LM "
+        "since 2022); false = every rank runs them on the whole sequence"
+    )
     schedule: Literal["plan", "always_busy"] = Field(
         "plan", description="'plan': run runs_per_year runs; 'always_busy': run back to back all year"
     )

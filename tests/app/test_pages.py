@@ -12,7 +12,7 @@ from apptest_helpers import PAGES, go, keyed, open_page, open_tab, plotly_specs
 
 import costmodel
 from costmodel.catalog import formatting
-from costmodel.catalog.loader import FabricPrices
+from costmodel.catalog.price_schema import FabricPrices
 from webui.i18n.money import Money, default_rate
 from webui.i18n.translator import catalog
 from webui.panels import lazy_tabs

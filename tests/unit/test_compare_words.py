@@ -60,6 +60,7 @@ def _h100_64(fabrics=None):
     data = s.model_dump()
     data["cluster"].update(gpu="h100", nodes=64)
     data["overrides"] = OLD_100G  # a communication-bound 100G fabric: the 32-port boxes of 2016
+    data["workload"]["compute_efficiency"] = 0.5  # the kernel efficiency this case was built at: the answers differ
     if fabrics:
         data.update(fabrics=fabrics, baseline=fabrics[0])
     return type(s).model_validate(data)
@@ -95,25 +96,27 @@ def test_each_answer_is_labelled_with_its_question(res, t):
 
 
 def test_tcp_100g_is_slower_on_64_nodes_because_it_is_communication_bound(res):
-    (tcp, iwarp) = slower_with_more_nodes(res)
-    assert (tcp.fabric, tcp.small_nodes, tcp.big_nodes) == ("tcp-100", 31, 64) and iwarp.fabric == "iwarp-100"
-    assert (round(tcp.small_days, 1), round(tcp.big_days, 1)) == (28.0, 33.2)
+    # iWARP 100G, slower with more nodes before the host PCIe limit and the kernel efficiency by shape, is
+    # now fastest at 64 nodes; TCP 100G still peaks at 32
+    (tcp,) = slower_with_more_nodes(res)
+    assert (tcp.fabric, tcp.small_nodes, tcp.big_nodes) == ("tcp-100", 32, 64)
+    assert (round(tcp.small_days, 1), round(tcp.big_days, 1)) == (27.9, 33.3)
     assert tcp.cause == "communication" and tcp.big["exposed_comm_s"] - tcp.small["exposed_comm_s"] > \
         tcp.small["compute_time_s"] - tcp.big["compute_time_s"] > 0
-    # the small cluster's step is the model's own at 31 nodes
+    # the small cluster's step is the model's own at 32 nodes
     data = _h100_64(["tcp-100"]).model_dump()
-    data["cluster"]["nodes"] = 31
-    at31 = costmodel.evaluate(type(_h100_64()).model_validate(data)).fabric("tcp-100").metrics
+    data["cluster"]["nodes"] = 32
+    at32 = costmodel.evaluate(type(_h100_64()).model_validate(data)).fabric("tcp-100").metrics
     for key in ("step_time_s", "compute_time_s", "exposed_comm_s"):
-        assert tcp.small[key] == pytest.approx(at31[key], rel=1e-9)
+        assert tcp.small[key] == pytest.approx(at32[key], rel=1e-9)
 
 
-@pytest.mark.parametrize(("t", "words"), [(EN, ("communication-bound", "31 nodes", "64 nodes", "28.0", "33.2")),
-                                          (ZH, ("受通信限制", "31 个节点", "64 个节点", "28.0", "33.2"))])
+@pytest.mark.parametrize(("t", "words"), [(EN, ("communication-bound", "32 nodes", "64 nodes", "27.9", "33.3")),
+                                          (ZH, ("受通信限制", "32 个节点", "64 个节点", "27.9", "33.3"))])
 def test_the_slowdown_is_said_with_its_numbers(res, t, words):
-    (line, _) = compare_notes.slowdown_lines(t, res, labels.fabric_names(t))
+    (line,) = compare_notes.slowdown_lines(t, res, labels.fabric_names(t))
     assert all(w in line for w in words), line
-    assert "55.2" in line and "38.5" in line  # the network wait per step, 64 and 31 nodes [s]
+    assert "55.2" in line and "38.5" in line  # the network wait per step, 64 and 32 nodes [s]
 
 
 def test_the_pdf_says_durations_in_words_and_both_answers():

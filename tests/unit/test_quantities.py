@@ -22,7 +22,8 @@ from pydantic import BaseModel
 
 from costmodel import quantities
 from costmodel.analysis import breakeven, uncertainty
-from costmodel.catalog.loader import FabricPrices, FabricSpec, GpuPrices, GpuSpec, Quantity, load_catalog
+from costmodel.catalog.loader import FabricSpec, GpuSpec, Quantity, load_catalog
+from costmodel.catalog.price_schema import FabricPrices, GpuPrices
 from costmodel.errors import CatalogError, ScenarioError
 from costmodel.exports import workbook as export_xlsx
 from costmodel.pipeline import inputs

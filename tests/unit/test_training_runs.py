@@ -38,20 +38,34 @@ def test_zero3_rows_collapse_as_published():
 def test_llama3_405b_mfu_and_its_direction():
     """Dubey et al. 2024, Table 4: 43 % MFU on 8,192 H100, 41 % on 16,384 (fewer micro-batches)."""
     small, large = CHECKS["llama3-405b-8k"], CHECKS["llama3-405b-16k"]
-    assert abs(small.error) <= 0.05
-    assert large.model < small.model  # the sign holds; the size is a documented miss (docs/validation.md)
-    assert 0.30 < large.model < 0.45
+    assert large.model < small.model  # the sign holds
+    assert abs(large.error) <= 0.05 and abs(small.error) <= 0.07  # the 8 k row is a documented near miss
 
 
 def test_the_known_misses_are_the_documented_ones():
-    """Korthikanti's large-model iteration times are slower in the model (one kernel efficiency
-    per GPU, calibrated on a narrower model); docs/validation.md says so. A change that fixes or
-    worsens them must update the page. DeepSeek-V3, counted at its FP8 peak, is too fast while its
-    all-to-all hides behind compute without bound (a2a_overlap 1): the model is faster, not slower."""
+    """The rows outside their tolerance are the ones docs/validation.md names: a change that fixes or
+    worsens one must update the page. MT-NLG's DeepSpeed pipeline and Korthikanti's 22 B with sequence
+    parallelism run slower than the kernels and the layout explain; DeepSeek-V3 trained in FP8 with
+    grouped expert GEMMs the dense shape model does not describe: all four are faster in the model."""
     misses = {c.id for c in CHECKS.values() if c.role == "check" and not c.within}
-    assert misses == {"korthikanti-175b", "korthikanti-530b", "korthikanti-1t", "llama3-405b-16k", "deepseek-v3"}
-    assert CHECKS["deepseek-v3"].error > 0  # faster than published: the unbounded overlap
-    assert all(CHECKS[i].error > 0 for i in ("korthikanti-175b", "korthikanti-530b", "korthikanti-1t"))
+    assert misses == {"deepseek-v3", "korthikanti-22b-sp", "mtnlg-530b-280", "mtnlg-530b-350", "mtnlg-530b-420"}
+    assert CHECKS["deepseek-v3"].error > 0  # tokens per second above the published: too fast
+    assert all(CHECKS[i].error < 0 for i in ("korthikanti-22b-sp", "mtnlg-530b-280", "mtnlg-530b-350",
+                                              "mtnlg-530b-420"))  # step times below the published
+
+
+def test_the_error_no_longer_grows_with_model_width():
+    """With one kernel efficiency for every width, Korthikanti's full-recompute rows came out +17/+27/+32 %
+    for 175 B/530 B/1 T; from the matrix shapes the four widths (6,144 to 25,600) lie within 10 points."""
+    errs = [CHECKS[f"korthikanti-{m}"].error for m in ("22b", "175b", "530b", "1t")]
+    assert max(errs) - min(errs) < 0.10 and all(abs(e) <= 0.10 for e in errs)
+
+
+def test_at_least_twenty_runs_none_fitted():
+    """No row carries a kernel efficiency of its own and no row calibrates one: the check covers 20 runs or more."""
+    assert len([c for c in CHECKS.values() if c.role == "check"]) >= 20
+    assert all("compute_efficiency" not in r["workload"] and r.get("role") != "calibration" for r in runs.load_runs())
+    assert runs.check_runs()[1] == {}
 
 
 def test_mfu_is_three_quarters_of_hfu_with_recomputation():
@@ -60,13 +74,6 @@ def test_mfu_is_three_quarters_of_hfu_with_recomputation():
     selective = CHECKS["llama3-405b-8k"]  # selective recomputation repeats a few % of the FLOPs
     extra = load_catalog().model["selective_recompute_flops_frac"].typical
     assert selective.hfu == pytest.approx(selective.mfu * (1 + extra), rel=1e-12)
-
-
-def test_calibration_is_a_single_node_run():
-    """The fitted kernel efficiency comes from a run where no fabric is involved."""
-    (cal,) = [r for r in runs.load_runs() if r.get("role") == "calibration"]
-    assert cal["nodes"] == 1 and CHECKS[cal["id"]].exposed_share == 0.0
-    assert 0.3 < runs.check_runs()[1][cal["gpu"]] < 0.8
 
 
 def test_validation_doc_shows_the_current_runs_table(root):
@@ -140,9 +147,11 @@ def test_latency_counts_tensor_parallel_shards_and_one_base_latency_per_collecti
 
 # -- mixture of experts -------------------------------------------------------------------------
 def test_moe_runs_within_their_tolerance():
-    """Qwen3-235B on 256 H100 (Megatron-Core model zoo) and DeepSeek-V3 on 2,048 H800."""
+    """Qwen3-235B on 256 H100 (Megatron-Core model zoo); DeepSeek-V3 on 2,048 H800 is a documented miss
+    (FP8 and grouped expert GEMMs), fast, not slow."""
     for run_id in ("qwen3-235b-ep32", "qwen3-235b-ep32-overlap"):
         assert CHECKS[run_id].within, (run_id, CHECKS[run_id].model)
+    assert CHECKS["deepseek-v3"].error > 0
     # overlapping the all-to-all shortens the step, as measured (19.7 → 17.6 s)
     assert CHECKS["qwen3-235b-ep32-overlap"].model < CHECKS["qwen3-235b-ep32"].model
 

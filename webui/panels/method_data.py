@@ -30,6 +30,12 @@ def published_runs() -> tuple[list[dict], dict]:
 
 
 @st.cache_data(show_spinner=False)
+def run_summary() -> tuple[float, list[str], int]:
+    """Mean |relative error| of the checked runs, the ids outside their tolerance, how many were checked."""
+    return runs.summary(runs.check_runs()[0])
+
+
+@st.cache_data(show_spinner=False)
 def bandwidth(run_id: str):
     """The sensitivity curve of a published run, its fabrics' markers and the run's node count."""
     return sensitivity.curve(run_id), sensitivity.markers(run_id), sensitivity.reference(run_id)[0].cluster.nodes

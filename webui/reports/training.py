@@ -20,10 +20,11 @@ WORKLOAD_FIELDS = ("model_params_b", "active_params_b", "tokens_per_run_b", "glo
                    "micro_batch_seqs", "parallelism", "tensor_parallel", "pipeline_stages", "virtual_stages",
                    "full_recompute", "recompute", "precision", "dualpipe", "zero_stage", "layers", "hidden_size",
                    "compute_efficiency", "experts", "top_k", "expert_parallel", "a2a_overlap", "moe_node_dedup",
-                   "moe_max_nodes")
+                   "moe_max_nodes", "fused_attention", "sequence_parallel")
 CLUSTER_FIELDS = ("nodes", "gpus_per_node", "nics_per_node", "oversubscription", "nodes_per_rack",
                   "spare_switch_frac", "spare_cable_frac", "spare_optic_frac", "in_network_reduction")
-_EMPTY = {"experts": "rtrain.dense", "active_params_b": "rtrain.all_params", "moe_max_nodes": "rtrain.no_limit"}
+_EMPTY = {"experts": "rtrain.dense", "active_params_b": "rtrain.all_params", "moe_max_nodes": "rtrain.no_limit",
+          "compute_efficiency": "rtrain.from_shapes"}
 _SHARES = {"spare_switch_frac", "spare_cable_frac", "spare_optic_frac"}
 
 

@@ -92,6 +92,7 @@ def _performance(p: Inputs, step: StepTime) -> dict:
         "gpu_utilization": step.utilization,
         "mfu": step.mfu,
         "hfu": step.hfu,
+        "kernel_efficiency": step.kernel_efficiency,
         "layout_tp": step.tp,
         "layout_pp": step.pp,
         "layout_dp": step.dp,

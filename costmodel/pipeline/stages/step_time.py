@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from costmodel.arrays import compact
-from costmodel.physics import congestion, host_link, layout, performance, transformer
+from costmodel.physics import congestion, gemm_efficiency, host_link, layout, performance, transformer
 from costmodel.pipeline.inputs import Inputs
 from costmodel.pipeline.stages.topology import Topology
 
@@ -34,6 +34,7 @@ class StepTime:
     wait_share: np.ndarray  # T_exposed / T_step [0-1]
     mfu: np.ndarray  # model FLOPs (6 N + 12 l s h per token) / peak [0-1]
     hfu: np.ndarray  # hardware FLOPs (with recomputation) / peak [0-1]
+    kernel_efficiency: np.ndarray  # the kernels' share of peak while computing: typed, or from the shapes [0-1]
     dp: np.ndarray  # data-parallel size [count]
     microbatches: np.ndarray  # micro-batches per step per replica [count]
     # the layout used (the scenario's, or the layout search's per fabric) and its memory
@@ -89,7 +90,7 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
         nodes=p.nodes, gpus_per_node=p.gpus_per_node, tp=p.tp, pp=p.pipeline_stages, vp=p.vp,
         zero=p.zero, recompute=p.recompute, micro_seqs=p.micro_seqs, seq_len=p.seq_len,
         batch_tokens=p.batch_tokens, params=p.params, n_layers=p.n_layers, hidden=p.hidden,
-        peak_flops=p.peak_flops * p.peak_ratio, compute_eff=p.compute_efficiency * precision_efficiency(p),
+        peak_flops=p.peak_flops * p.peak_ratio, compute_eff=p.compute_efficiency, precision_eff=precision_efficiency(p),
         recompute_extra=p.selective * p.recompute_flops_frac, grad_bytes=p.grad_bytes,
         param_bytes=p.param_bytes, act_bytes=p.act_bytes, bucket_bytes=p.bucket_bytes,
         node_bw_Bps=node_bw, intra_node_Bps=p.intra_node_Bps, nvlink_eff=p.nvlink_eff,
@@ -105,6 +106,7 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
     args.update(scores=p.scores, head_dim=p.head_dim, dualpipe=p.dualpipe,
                 linear_bytes=np.where(low_precision > 0, transformer.FP8_BYTES, p.act_bytes),
                 extra_weight_bytes=low_precision * p.lp_weight_copy_bytes)
+    args.update({k: getattr(p, k) for k in gemm_efficiency.KERNEL_KEYS})  # compute efficiency by shape
     # in-network reduction (SHARP) where the scenario turns it on and the switches have it
     args["ar_speedup"] = np.where(p.in_network_reduction * p.sharp_capable > 0, p.sharp_speedup, 1.0)
     return fabric_latency, eta, node_bw, args
@@ -166,7 +168,7 @@ def step_time(p: Inputs, topo: Topology, search: bool = False) -> StepTime:
         t_comm=s["t_comm"], t_exposed=s["t_exposed"], t_dp_exposed=s["t_dp_exposed"],
         t_bubble=s["t_bubble"], t_tp=s["t_tp"], t_wire=s["t_wire"], bytes_node=s["bytes_node"],
         busbw_Bps=s["busbw_Bps"], utilization=s["t_compute"] / t_step,
-        wait_share=s["t_exposed"] / t_step, mfu=s["mfu"], hfu=s["hfu"], dp=s["dp"],
+        wait_share=s["t_exposed"] / t_step, mfu=s["mfu"], hfu=s["hfu"], kernel_efficiency=s["compute_eff"], dp=s["dp"],
         microbatches=s["microbatches"], tp=args["tp"], pp=args["pp"], vp=args["vp"], zero=args["zero"],
         micro_seqs=s["micro_seqs"], recompute=args["recompute"], memory_bytes=memory, memory_usable_bytes=usable,
         fits_memory=fits.astype(float),
