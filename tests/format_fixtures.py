@@ -38,7 +38,8 @@ def assert_same_results(got: dict, made: dict) -> None:
 #: fields a later format added (their defaults fill them) or replaced, by the format that did it
 ADDED_FIELDS = {"workload": ("target_run_days", "virtual_stages", "micro_batch_seqs", "seq_len", "tensor_parallel",
                              "layers", "experts", "top_k", "expert_parallel", "active_params_b", "a2a_overlap",
-                             "moe_node_dedup", "fused_attention", "sequence_parallel"),
+                             "moe_node_dedup", "fused_attention", "sequence_parallel",  # format 5: physics
+                             "moe_max_nodes", "recompute", "precision", "dualpipe", "zero_stage"),
                 "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
                             "spare_optic_frac", "in_network_reduction", "hot_spare_node_frac",
                             "frontend_network", "reuse_existing_switches", "existing_switch_gbps"),  # bill of materials
@@ -62,6 +63,23 @@ def without_added_prices(dumped: dict) -> dict:
     trimmed = {group: {item: {k: v for k, v in prices.items() if k not in ADDED_PRICE_FIELDS[group]}
                        for item, prices in book[group].items()} for group in ADDED_PRICE_FIELDS}
     return dumped | {"custom_price_book": book | trimmed}
+
+
+#: quoted prices of the format-1 files' derived books whose public list price changed since (the 2026
+#: book: optics per module, a 12.8 T switch for 100G): a link froze the quote of its day (the format-1
+#: list price less the file's discount, switches −20 %), while a file's derived book follows the live book
+QUOTES_OF_FORMAT_1 = {"fabrics": {"tcp-100": {"switch_price": 12000.0, "optic_price": 150.0}}}
+
+
+def as_linked(dumped: dict) -> dict:
+    """An exported file's quote (:func:`quote_only`) with the prices a format-1 link froze where the
+    public book has changed them since (:data:`QUOTES_OF_FORMAT_1`)."""
+    book = dumped.get("custom_price_book")
+    if not book:
+        return dumped
+    frozen = {group: {item: prices | QUOTES_OF_FORMAT_1[group].get(item, {}) for item, prices in book[group].items()}
+              for group in QUOTES_OF_FORMAT_1}
+    return dumped | {"custom_price_book": book | frozen}
 
 
 def assert_same_scenario(dumped: dict, saved: dict) -> None:

@@ -44,7 +44,7 @@ import yaml
 from costmodel.catalog.loader import DATA_DIR
 from costmodel.errors import ScenarioError, problem, problems_error
 
-CURRENT = 4
+CURRENT = 5
 FIRST = 1
 KEY = "format"  # the top-level key of an exported file
 FORMATS_DIR = DATA_DIR / "formats"
@@ -121,8 +121,20 @@ def _v3_to_v4(doc: dict) -> dict:
     return doc
 
 
+def _v4_to_v5(doc: dict) -> dict:
+    """Format 4 → 5: the physics an expert accepts. New workload fields take their defaults:
+    ``recompute`` (selective; an old ``full_recompute: true`` still forces full), ``precision`` (bf16),
+    ``dualpipe`` (off), ``zero_stage`` (empty: the parallelism's), ``moe_max_nodes`` (empty: no limit),
+    ``fused_attention`` and ``sequence_parallel`` (on). ``compute_efficiency`` may now be empty (the
+    kernel efficiency from the layer's matrix shapes, the new default); a document of format 4 keeps
+    the value it carries (0.5 unless edited), so an old file or link opens as the same scenario.
+    Every figure is recomputed with the new model (host PCIe limit, optics per module, one cost per run).
+    """
+    return doc
+
+
 # from version → step to version + 1
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
 
 
 def _error(message: str, code: str, **values) -> ScenarioError:
