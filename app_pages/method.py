@@ -29,17 +29,18 @@ def _tx(key: str) -> str:
 
 
 W = {k: _tx(k) for k in ("recompute", "peak", "dp", "fsdp", "loss", "bucket", "comm", "p2p", "net", "days_per_run",
-                         "bw", "port", "gpu", "node", "congestion", "window", "a2a", "sharp", "or",
+                         "bw", "port", "slot", "gpu", "node", "congestion", "window", "a2a", "sharp", "or",
                          "nic", "switch", "soft", "init", "repair", "hang", "setup", "poisson")}
 EQUATIONS = [
     ("eq_compute", r"m = \frac{B}{s\,d\,b},\quad d = \frac{N g}{t\,p},\qquad F_{MFU} = 6P + 12\,l\,s\,h,\quad "
                    rf"F_{{HFU}} = F_{{MFU}}\,(1 + \tfrac{{r}}{{3}}),\qquad T_{{mb}} = \frac{{F_{{HFU}}\,b\,s}}"
-                   rf"{{t\,p\,F_{{{W['peak']}}}\,e_c}}"),
+                   rf"{{t\,p\,F_{{{W['peak']}}}\,e_c}},\quad e_c = \rho\,e(h,\,t,\,b\,s)"),
     ("eq_bytes", rf"V_{{{W['dp']}}} = 2\,\frac{{d-1}}{{d}}\,\frac{{P\,b_g}}{{t\,p}}\,\frac{{g}}{{k}},\qquad "
                  rf"V_{{{W['fsdp']}}} = m\,\frac{{d-1}}{{d}}\,\frac{{P\,(2 b_w + b_g)}}{{t\,p}}\,\frac{{g}}{{k}}"),
     (
         "eq_bandwidth",
-        rf"{W['bw']} = r\cdot R_{{{W['port']}}}\cdot\eta\cdot f_{{{W['loss']}}}\cdot c_{{{W['congestion']}}},"
+        rf"{W['bw']} = r\cdot\min(R_{{{W['port']}}},\,R_{{{W['slot']}}})\cdot\eta\cdot f_{{{W['loss']}}}"
+        rf"\cdot c_{{{W['congestion']}}},"
         rf"\quad f_{{{W['loss']}}}^{{RoCE}} = \frac{{1}}{{1+pW}},"
         rf"\quad f_{{{W['loss']}}}^{{TCP}} = \min\!\left(1, \frac{{n\,\frac{{MSS}}{{RTT}}\frac{{C}}{{\sqrt{{p}}}}}}"
         rf"{{R_{{{W['port']}}}\,\eta}}\right)",
@@ -54,7 +55,7 @@ EQUATIONS = [
         "eq_a2a",
         r"\begin{gathered}"
         rf"t_{{{W['a2a']}}} = \frac{{l}}{{p}}(4 + 2r)\,\frac{{b\,s}}{{t}}\,h\,b_a\,\kappa\,"
-        rf"\frac{{1}}{{\min(1, r_n/g)\,R_{{{W['port']}}}\,\eta_{{{W['a2a']}}}}},\quad "
+        rf"\frac{{1}}{{\min(1, r_n/g)\,\min(R_{{{W['port']}}},\,R_{{{W['slot']}}})\,\eta_{{{W['a2a']}}}}},\quad "
         rf"\kappa = k\,\frac{{e - e_n}}{{e}}\ {W['or']}\ \mathbb{{E}}[\min(M, D)]\,\frac{{N-1}}{{N}} \\"
         rf"x_{{{W['a2a']}}} = t_{{{W['a2a']}}} - H + \sigma_a H,\quad H = o\,\min(t_{{{W['a2a']}}},\ T_{{mb}})"
         r"\end{gathered}",

@@ -99,8 +99,9 @@ def test_sweep_agrees_with_evaluate(scenario, nodes):
             assert np.isclose(row["npv"], f.npv, rtol=1e-12)
             assert np.isclose(row["run_days"], f.metrics["run_days"], rtol=1e-12)
             assert np.isclose(row["delta_vs_baseline"], f.delta_vs_baseline, rtol=1e-9, atol=1e-6)
-            for cat in CATEGORIES:
-                assert np.isclose(row[cat], f.breakdown[cat], rtol=1e-12, atol=1e-9)
+            for cat in CATEGORIES:  # a sweep sums each distinct node count's terms in a batch of its own
+                # length, evaluate in one of length 1: numpy's pairwise sums round differently, ~1e-12
+                assert np.isclose(row[cat], f.breakdown[cat], rtol=1e-10, atol=1e-9)
 
 
 @SETTINGS
