@@ -7,6 +7,7 @@ import json
 
 import pytest
 from apptest_helpers import open_page, open_tab, plotly_specs
+from switches_2016 import OLD_100G
 
 import costmodel
 from webui.i18n.translator import Translator
@@ -14,13 +15,20 @@ from webui.panels import lazy_tabs
 from webui.session import share
 
 SIZED = "seed-case2-24xA100"  # every fabric can deliver the plan
-UNSIZED = "seed-intro-32xA100"  # TCP and iWARP cannot: no cluster up to the search's limit does
+UNSIZED = "seed-intro-32xA100"  # on 2016's 100G switches TCP and iWARP cannot: no cluster up to the search's limit does
+
+
+def _scenario(preset: str, **finance) -> costmodel.Scenario:
+    """The preset with ``finance`` changes; the unsized one on the 100G switches of 2016 (tests/switches_2016.py)."""
+    data = costmodel.load_preset(preset).model_dump()
+    data["finance"].update(finance)
+    if preset == UNSIZED:
+        data["overrides"] = OLD_100G
+    return costmodel.Scenario.model_validate(data)
 
 
 def _link(preset: str, **finance) -> str:
-    data = costmodel.load_preset(preset).model_dump()
-    data["finance"].update(finance)
-    return share.encode(costmodel.Scenario.model_validate(data), preset)
+    return share.encode(_scenario(preset, **finance), preset)
 
 
 def _control(at, name: str):
@@ -58,7 +66,7 @@ def test_no_work_measure_when_the_baseline_cannot_deliver_the_plan():
     t = Translator("en")
     at = open_page("risk", "en", s=_link(UNSIZED), p=UNSIZED)
     assert _control(at, "risk_tornado_metric") is None
-    names = {f.id: f.name for f in costmodel.evaluate(costmodel.load_preset(UNSIZED)).fabrics}
+    names = {f.id: f.name for f in costmodel.evaluate(_scenario(UNSIZED)).fabrics}
     note = t("risk_metric.work_unavailable", fabric=names["tcp-100"], max="512")
     assert any(c.value == note for c in at.caption)
 
@@ -69,7 +77,7 @@ def test_the_same_work_under_uncertainty_lists_compares_nodes(lang):
     at = open_tab(open_page("risk", lang, s=_link(UNSIZED), p=UNSIZED), lazy_tabs.RISK, "work_mc", lang)
     assert t("work_mc.title") in [h.value for h in at.subheader]
     rows = _work_table(at, t)
-    ew = costmodel.evaluate(costmodel.load_preset(UNSIZED)).equal_work
+    ew = costmodel.evaluate(_scenario(UNSIZED)).equal_work
     assert len(rows) == len(ew.fabric_ids)
     for row, ok, n in zip(rows, ew.feasible, ew.nodes, strict=True):
         if ok:
@@ -117,7 +125,7 @@ def test_the_same_work_re_sized_in_every_draw_is_shown_not_left_uncomputed(lang)
     at = open_tab(open_page("risk", lang, s=_link(UNSIZED), p=UNSIZED), lazy_tabs.RISK, "work_mc", lang)
     assert not at.exception
     assert any(t("work_resize.title") in m.value.replace("\\", "") for m in at.markdown)
-    scenario = costmodel.load_preset(UNSIZED)
+    scenario = _scenario(UNSIZED)
     note = t("work_resize.note", years=int(scenario.finance.horizon_years))
     assert any(c.value.replace("\\", "") == note for c in at.caption)
     want = work_resize.resized_monte_carlo(scenario, draws=10_000, seed=1,

@@ -14,6 +14,7 @@ from origin_probe import run
 import costmodel
 from webui.i18n.money import Money, default_rate
 from webui.i18n.translator import Translator
+from webui.session import share
 
 sys.path.append(str(ROOT / "bench"))
 from st_client import Session
@@ -30,7 +31,7 @@ def server():
 
 
 def _tco_cards(nodes: int | None) -> tuple[str, list[str]]:
-    scenario = costmodel.load_preset(PRESET)
+    scenario = share.decode(PRESET, "")  # ?p= with no scenario token: a format-1 link, opened as made
     if nodes is not None:
         data = scenario.model_dump(mode="json")
         data["cluster"]["nodes"] = nodes

@@ -9,6 +9,7 @@ import html
 import math
 
 import pytest
+from switches_2016 import OLD_100G
 
 import costmodel
 from costmodel.analysis.slowdown import slower_with_more_nodes
@@ -21,10 +22,6 @@ from webui.sections import compare_notes
 from webui.session import share
 
 EN, ZH = Translator("en"), Translator("zh")
-#: the 100G fabrics on the 32 x 100GbE switches of 2016 (three tiers at 512 ports; the catalogue's
-#: 100G switch is now a 12.8 T box in 4 x 100G breakout)
-OLD_100G = {"fabrics": {f: {"switch_radix": 32} for f in ("tcp-100", "iwarp-100", "roce-100")}}
-
 
 def _days(d: float) -> float:
     return d / DAYS_PER_YEAR

@@ -116,11 +116,11 @@ def _money(model_currency: str, currency: str, rate: float, lang: str) -> Money:
     return Money(model_currency, currency, rate)
 
 
-_NUMBER = re.compile(r"[−+\-]?\s?[¥$€]?\d[\d,.]*\s?(?:%|万|亿|k|M|B|×)?(?:\s\[\d+\])?")
+_NUMBER = re.compile(r"[−+\-]?\s?[¥$€]?\d[\d,.]*\s?(?:%|万|亿|k|M|B|×|个月|天|周|年|days?|weeks?|months?|years?)?(?:\s\[\d+\])?")
 
 
 def _one_number(text: str) -> bool:
-    """Whether a cell reads as one number (−¥317,340,664; 8.3 %; ¥852 [3]): it must never wrap."""
+    """Whether a cell reads as one number (−¥317,340,664; 8.3 %; ¥852 [3]; 3.6 个月): it must never wrap."""
     return len(text) <= 32 and _NUMBER.fullmatch(text.strip()) is not None
 
 
