@@ -116,7 +116,8 @@ def _money(model_currency: str, currency: str, rate: float, lang: str) -> Money:
     return Money(model_currency, currency, rate)
 
 
-_NUMBER = re.compile(r"[−+\-]?\s?[¥$€]?\d[\d,.]*\s?(?:%|万|亿|k|M|B|×|个月|天|周|年|days?|weeks?|months?|years?)?(?:\s\[\d+\])?")
+_UNITS = r"%|万|亿|k|M|B|×|个月|天|周|年|days?|weeks?|months?|years?"  # a share, a multiple, money, a duration
+_NUMBER = re.compile(rf"[−+\-]?\s?[¥$€]?\d[\d,.]*\s?(?:{_UNITS})?(?:\s\[\d+\])?")
 
 
 def _one_number(text: str) -> bool:
