@@ -17,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 ENV = "FABRIC_TCO_ASSETS"
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "assets"
 HEX = r"^#[0-9A-Fa-f]{6}$"
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class BrandError(ValueError):
@@ -89,7 +88,7 @@ def load_brand(folder: Path | None = None) -> Brand:
     folder = Path(folder) if folder is not None else assets_dir()
     path = folder / "brand.yaml"
     try:
-        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)  # noqa: S506 (a safe loader)
+        doc = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     except OSError as exc:
         raise BrandError(f"{path}: cannot read ({exc.strerror or exc})") from exc
     except yaml.YAMLError as exc:
