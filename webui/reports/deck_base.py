@@ -107,8 +107,10 @@ def new_slide(deck: Deck, title: str, number: int):
     """A blank branded slide: the title in the primary colour over an accent rule, the logo at the top
     right, the legal footer and the slide number at the bottom."""
     slide = deck.prs.slides.add_slide(deck.prs.slide_layouts[6])
-    text(slide, MARGIN, Inches(0.3), SLIDE_W - 2 * MARGIN - Inches(2.2), Inches(0.8), title, size=26,
-         color=deck.rgb("primary"), bold=True, anchor=MSO_ANCHOR.MIDDLE)
+    width = SLIDE_W - 2 * MARGIN - Inches(2.2)
+    size = 26 if _lines(title, width, 26 * 1.1) == 1 else 20  # a long title on one line, or two smaller
+    text(slide, MARGIN, Inches(0.25), width, Inches(0.85), title, size=size, color=deck.rgb("primary"), bold=True,
+         anchor=MSO_ANCHOR.MIDDLE)
     rule = slide.shapes.add_shape(1, MARGIN, Inches(1.1), BODY_W, Emu(Inches(0.04)))
     rule.fill.solid()
     rule.fill.fore_color.rgb = deck.rgb("accent")
@@ -122,28 +124,57 @@ def new_slide(deck: Deck, title: str, number: int):
     return slide
 
 
-def table(deck: Deck, slide, header: Sequence[str], rows: Sequence[Sequence[str]], x, y, w, h,
-          size: float = 11, first_col_share: float = 0.3, right_from: int = 1):
-    """A table: the header on the primary colour, banded rows, columns from ``right_from`` right-aligned."""
-    shape = slide.shapes.add_table(len(rows) + 1, len(header), x, y, w, h)
-    tbl = shape.table
+def _em(ch: str) -> float:
+    """A character's width in em, a little generous: CJK and full-width ones 1.05, Latin ones 0.6."""
+    return 1.05 if ord(ch) >= 0x2E80 else 0.6
+
+
+def _lines(value: str, width, size: float) -> int:
+    """Lines ``value`` wraps to in a cell ``width`` wide (EMU) at ``size`` pt (margins taken off)."""
+    room = max(1.0, (int(width) / 12700 - 10) / size)  # em per line; 12700 EMU = 1 pt, 5 pt margins
+    lines = 0
+    for part in str(value).split("\n"):
+        words, line, count = part.split(" "), 0.0, 1
+        for w in words:
+            ww = sum(_em(c) for c in w) + 0.3
+            if line and line + ww > room:
+                count, line = count + 1, 0.0
+            line += ww
+            while line > room:  # a word longer than the line (CJK text has no spaces)
+                count, line = count + 1, line - room
+        lines += count
+    return lines
+
+
+def table(deck: Deck, slide, header: Sequence[str], rows: Sequence[Sequence[str]], x, y, w,
+          size: float = 11, first_col_share: float = 0.3, right_from: int = 1) -> int:
+    """A table: the header on the primary colour, banded rows, columns from ``right_from`` right-aligned;
+    each row as tall as its longest cell wraps to. Returns the table's height (EMU)."""
     first = int(w * first_col_share) if len(header) > 1 else int(w)
     rest = (int(w) - first) // max(1, len(header) - 1)
+    widths = [first, *[rest] * (len(header) - 1)]
+    body = [list(header), *map(list, rows)]
+    heights = [Pt(size * 1.4 * max(_lines(v, cw, size) for v, cw in zip(row, widths, strict=False)) + 6)
+               for row in body]
+    shape = slide.shapes.add_table(len(body), len(header), x, y, w, sum(heights))
+    tbl = shape.table
     for j, col in enumerate(tbl.columns):
-        col.width = Emu(first if j == 0 else rest)
-    for i, row in enumerate([list(header), *map(list, rows)]):
-        tbl.rows[i].height = Emu(int(h / (len(rows) + 1)))
+        col.width = Emu(widths[j])
+    for i, row in enumerate(body):
+        tbl.rows[i].height = Emu(heights[i])
         for j, value in enumerate(row):
             cell = tbl.cell(i, j)
             cell.margin_top = cell.margin_bottom = Pt(2)
+            cell.margin_left = cell.margin_right = Pt(5)
             cell.fill.solid()
             cell.fill.fore_color.rgb = deck.rgb("primary") if i == 0 else (LIGHT_ROW if i % 2 == 0 else WHITE)
             p = cell.text_frame.paragraphs[0]
             p.alignment = PP_ALIGN.RIGHT if i > 0 and j >= right_from else PP_ALIGN.LEFT
+            p._p.get_or_add_endParaRPr().set("sz", str(round(size * 100)))  # an empty cell's line is as tall
             run = p.add_run()
             run.text = str(value)
             style(run, size, WHITE if i == 0 else DARK, bold=i == 0)
-    return shape
+    return sum(heights)
 
 
 def money_scale(deck: Deck, values) -> tuple[float, str]:
@@ -158,6 +189,11 @@ def money_scale(deck: Deck, values) -> tuple[float, str]:
 def shown(deck: Deck, value: float, divisor: float) -> float:
     """A model amount as a chart carries it: in the display currency, over ``divisor``."""
     return deck.conv.convert(float(value)) / divisor
+
+
+def _format(values: Sequence[float]) -> str:
+    """The number format of a chart's values: whole numbers from 10 up, one decimal below."""
+    return "#,##0" if max((abs(float(v)) for v in values), default=0.0) >= 10 else "#,##0.0"
 
 
 def _chart_style(deck: Deck, chart, axis_title: str | None, legend: bool, number_format: str) -> None:
@@ -179,28 +215,32 @@ def _chart_style(deck: Deck, chart, axis_title: str | None, legend: bool, number
 
 def bar_chart(deck: Deck, slide, categories: Sequence[str], series: Sequence[tuple[str, Sequence[float]]],
               x, y, w, h, *, axis_title: str | None = None, stacked: bool = False, horizontal: bool = False,
-              number_format: str = "#,##0.0", colors: Sequence[RGBColor] | None = None):
-    """A native bar (or column) chart: one series per (name, values), categories along the axis."""
+              colors: Sequence[RGBColor] | None = None):
+    """A native bar (or column) chart: one series per (name, values), categories along the axis; a
+    horizontal one lists its categories bottom up, so they are stored last first (the first on top)."""
+    number_format = _format([v for _, values in series for v in values])
     data = CategoryChartData(number_format=number_format)
-    data.categories = list(categories)
+    order = slice(None, None, -1) if horizontal else slice(None)
+    data.categories = list(categories)[order]
     for name, values in series:
-        data.add_series(name, [float(v) for v in values])
+        data.add_series(name, [float(v) for v in values][order])
     kind = {(False, False): XL_CHART_TYPE.COLUMN_CLUSTERED, (True, False): XL_CHART_TYPE.COLUMN_STACKED,
             (False, True): XL_CHART_TYPE.BAR_CLUSTERED, (True, True): XL_CHART_TYPE.BAR_STACKED}[stacked, horizontal]
     chart = slide.shapes.add_chart(kind, x, y, w, h, data).chart
     _chart_style(deck, chart, axis_title, len(series) > 1, number_format)
+    if min((float(v) for _, values in series for v in values), default=0.0) >= 0:
+        chart.value_axis.minimum_scale = 0  # bars of amounts start at zero
     for s, c in zip(chart.series, colors or deck.palette(len(series)), strict=False):
         s.format.fill.solid()
         s.format.fill.fore_color.rgb = c
-    if horizontal:
-        chart.category_axis.reverse_order = True  # the first category at the top
     chart.category_axis.tick_label_position = XL_TICK_LABEL_POSITION.LOW  # beside the plot, never over bars
     return chart
 
 
 def line_chart(deck: Deck, slide, series: Sequence[tuple[str, Sequence[float], Sequence[float]]], x, y, w, h, *,
-               axis_title: str, x_title: str, number_format: str = "#,##0.0"):
+               axis_title: str, x_title: str):
     """A native XY line chart: one line per (name, xs, ys)."""
+    number_format = _format([v for _, _, ys in series for v in ys])
     data = XyChartData()
     for name, xs, ys in series:
         s = data.add_series(name, number_format=number_format)

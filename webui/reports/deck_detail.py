@@ -99,11 +99,9 @@ def bom_slide(deck: Deck, number: int) -> None:
     rows = [[t(f"bom.item.{k}"), *(format_number(f.bom_priced[k]["count"], 0) for f in res.fabrics)] for k in keys]
     rows.append([t("bom.total"), *(deck.conv.short(f.network_capex_purchase) for f in res.fabrics)])
     header = [t("bom.col.item"), *(deck.names[f.id] for f in res.fabrics)]
-    row_h = min(Inches(0.45), int(BODY_H / (len(rows) + 2)))
-    table(deck, slide, header, rows, MARGIN, BODY_TOP, BODY_W, row_h * (len(rows) + 1), size=11,
-          first_col_share=0.28)
-    text(slide, MARGIN, BODY_TOP + row_h * (len(rows) + 1) + Inches(0.2), BODY_W, Inches(0.8), t("bom.note"),
-         size=11, color=GREY)
+    height = table(deck, slide, header, rows, MARGIN, BODY_TOP, BODY_W, size=11, first_col_share=0.28)
+    text(slide, MARGIN, BODY_TOP + height + Inches(0.15), BODY_W, BODY_H - height - Inches(0.15), t("bom.note"),
+         size=10, color=GREY)
 
 
 def _source_text(deck: Deck, cat, qty) -> str:
@@ -117,7 +115,7 @@ def _source_text(deck: Deck, cat, qty) -> str:
 
 
 def assumptions(deck: Deck) -> tuple[list[list[str]], dict[str, tuple[int, set[str]]]]:
-    """The prices behind the figures (the GPU's, then each fabric's, one column per fabric) with a
+    """The prices behind the figures (the GPU's, then each fabric's; one column per fabric) with a
     number into the sources, and the sources ``text → (number, dates)``."""
     cat = costmodel.catalog.loader.load_catalog()
     book = price_books.for_scenario(deck.scenario, cat)
@@ -133,8 +131,8 @@ def assumptions(deck: Deck) -> tuple[list[list[str]], dict[str, tuple[int, set[s
 
     fabrics = list(deck.scenario.fabrics)
     gpu = book.gpus[deck.scenario.cluster.gpu]
-    rows = [[deck.t.get(f"q.{q}", q), f"{price(getattr(gpu, q).typical)} {cite(getattr(gpu, q))}",
-             *[""] * (len(fabrics) - 1)] for q in type(gpu).model_fields]
+    rows = [[deck.t.get(f"q.{q}", q), *[f"{price(getattr(gpu, q).typical)} {cite(getattr(gpu, q))}"] * len(fabrics)]
+            for q in type(gpu).model_fields]  # the same GPU in every fabric's cluster
     for q in type(book.fabrics[fabrics[0]]).model_fields:
         cells = []
         for fid in fabrics:
@@ -145,16 +143,14 @@ def assumptions(deck: Deck) -> tuple[list[list[str]], dict[str, tuple[int, set[s
 
 
 def assumptions_slide(deck: Deck, number: int, rows: list[list[str]]) -> None:
-    """The prices behind the figures, the GPU's first (its row's value in the first column)."""
+    """The prices behind the figures, the GPU's first."""
     t = deck.t
     slide = new_slide(deck, t("pdf.assumptions"), number)
     shown_rows = rows[:ASSUMPTION_ROWS]
     header = [t("assumptions.col_quantity"), *(deck.names[f] for f in deck.scenario.fabrics)]
-    row_h = min(Inches(0.4), int((BODY_H - Inches(0.6)) / (len(shown_rows) + 1)))
-    table(deck, slide, header, shown_rows, MARGIN, BODY_TOP, BODY_W, row_h * (len(shown_rows) + 1), size=10,
-          first_col_share=0.3)
+    height = table(deck, slide, header, shown_rows, MARGIN, BODY_TOP, BODY_W, size=10, first_col_share=0.3)
     note = t("deck.assumptions_more", n=len(rows) - len(shown_rows)) if len(rows) > len(shown_rows) else ""
-    text(slide, MARGIN, BODY_TOP + row_h * (len(shown_rows) + 1) + Inches(0.1), BODY_W, Inches(0.5),
+    text(slide, MARGIN, BODY_TOP + height + Inches(0.1), BODY_W, Inches(0.5),
          " ".join(x for x in (t("rpt.sources_note"), note) if x), size=10, color=GREY)
 
 
@@ -177,7 +173,8 @@ def closing_slide(deck: Deck, number: int) -> None:
     slide = new_slide(deck, t("deck.close_title"), number)
     disclaimer = (t("rpt.disclaimer_negotiated", book=deck.book_label) if deck.negotiated
                   else t("rpt.disclaimer_public"))
-    text(slide, MARGIN, BODY_TOP, BODY_W, Inches(1.6), [t("pdf.disclaimer_title"), disclaimer], size=14)
+    text(slide, MARGIN, BODY_TOP, BODY_W, Inches(0.5), t("pdf.disclaimer_title"), size=16, bold=True)
+    text(slide, MARGIN, BODY_TOP + Inches(0.5), BODY_W, Inches(1.2), disclaimer, size=14)
     text(slide, MARGIN, BODY_TOP + Inches(1.9), BODY_W, Inches(1.6),
          [t("deck.next_1"), t("deck.next_2"), t("deck.next_3")], size=15, bullets=True)
     text(slide, MARGIN, BODY_TOP + Inches(3.7), BODY_W, Inches(1.2),

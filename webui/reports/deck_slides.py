@@ -72,13 +72,16 @@ def summary_slide(deck: Deck, number: int) -> None:
              t("pdf.rule_vs_cost", rule=names.get(rec.rule, "—") if rec.rule else "—", best=names[best.id]),
              compare_notes.picks_sentence(t, conv, res, names)]
     half = int(BODY_W * 0.5)
-    text(slide, MARGIN, BODY_TOP, half - Inches(0.2), BODY_H, lines, size=15, bullets=True)
+    text(slide, MARGIN, BODY_TOP, half - Inches(0.2), BODY_H, lines, size=17, bullets=True)
     div, unit = money_scale(deck, [f.tco_total for f in res.fabrics])
-    bar_chart(deck, slide, [names[f.id] for f in res.fabrics],
+    chart = bar_chart(deck, slide, [names[f.id] for f in res.fabrics],
               [(t("kpi.tco", years=res.horizon_years), [shown(deck, f.tco_total, div) for f in res.fabrics])],
-              MARGIN + half, BODY_TOP, BODY_W - half, BODY_H, horizontal=True,
+              MARGIN + half, BODY_TOP, BODY_W - half, BODY_H,
               axis_title=t("deck.axis_money", what=t("kpi.tco", years=res.horizon_years), unit=unit),
               colors=[deck.rgb("primary")])
+    point = chart.series[0].points[[f.id for f in res.fabrics].index(best.id)]  # the cost-optimal fabric
+    point.format.fill.solid()
+    point.format.fill.fore_color.rgb = deck.rgb("accent")
 
 
 def recommendation_slide(deck: Deck, number: int) -> None:
@@ -89,7 +92,7 @@ def recommendation_slide(deck: Deck, number: int) -> None:
     text(slide, MARGIN, BODY_TOP, BODY_W, Inches(0.7), t("deck.rec_pick", fabric=deck.names[rec.cost_optimal]),
          size=22, color=deck.rgb("accent"), bold=True)
     reasons = [labels.reason(t, rc, deck.conv) for rc in rec.reason_codes]
-    size = 15 if len(reasons) <= 5 else 13
+    size = 17 if len(reasons) <= 4 else 15 if len(reasons) <= 7 else 13
     text(slide, MARGIN, BODY_TOP + Inches(0.8), BODY_W, BODY_H - Inches(0.8), reasons, size=size, bullets=True)
 
 
@@ -113,11 +116,10 @@ def kpi_slide(deck: Deck, number: int) -> None:
             for f in res.fabrics]
     header = [t("spec.fabric"), t("kpi.tco", years=res.horizon_years), t("chart.delta_vs_baseline"), t("kpi.npv"),
               t("kpi.payback"), t("kpi.run_days"), t("kpi.gpu_util")]
-    table(deck, slide, header, rows, MARGIN, BODY_TOP + Inches(0.2), BODY_W,
-          Inches(0.5) * (len(rows) + 1), size=13, first_col_share=0.22)
+    height = table(deck, slide, header, rows, MARGIN, BODY_TOP + Inches(0.2), BODY_W, size=13, first_col_share=0.22)
     notes = compare_notes.slowdown_lines(t, res, deck.names)[:2]
     if notes:
-        text(slide, MARGIN, BODY_TOP + Inches(0.5) * (len(rows) + 1) + Inches(0.5), BODY_W, Inches(1.8),
+        text(slide, MARGIN, BODY_TOP + height + Inches(0.5), BODY_W, Inches(1.8),
              notes, size=12, color=GREY)
 
 
@@ -129,17 +131,17 @@ def equal_work_slide(deck: Deck, number: int) -> None:
     if ew is None:
         text(slide, MARGIN, BODY_TOP, BODY_W, Inches(1.0), t("deck.no_work"), size=16)
         return
-    text(slide, MARGIN, BODY_TOP, BODY_W, Inches(0.5), equal_work.plan_text(t, res), size=13, color=GREY)
+    text(slide, MARGIN, BODY_TOP, BODY_W, Inches(0.8), equal_work.plan_text(t, res), size=12, color=GREY)
     ok = [j for j, fid in enumerate(ew.fabric_ids) if ew.feasible[j]]
     div, unit = money_scale(deck, [ew.cost[j] for j in ok])
     half = int(BODY_W * 0.45)
-    top = BODY_TOP + Inches(0.6)
+    top = BODY_TOP + Inches(0.9)
     bar_chart(deck, slide, [deck.names[ew.fabric_ids[j]] for j in ok],
-              [(t("work.cost"), [shown(deck, ew.cost[j], div) for j in ok])], MARGIN, top, half, BODY_H - Inches(0.6),
+              [(t("work.cost"), [shown(deck, ew.cost[j], div) for j in ok])], MARGIN, top, half, BODY_H - Inches(0.9),
               axis_title=t("deck.axis_money", what=t("work.cost"), unit=unit), colors=[deck.rgb("secondary")])
     rows = equal_work.rows(t, deck.conv, res, deck.names)
     table(deck, slide, list(rows[0]), [list(r.values()) for r in rows], MARGIN + half + Inches(0.2), top,
-          BODY_W - half - Inches(0.2), Inches(0.45) * (len(rows) + 1), size=11, first_col_share=0.26)
+          BODY_W - half - Inches(0.2), size=11, first_col_share=0.26)
 
 
 def cumulative_slide(deck: Deck, number: int) -> None:
@@ -158,5 +160,5 @@ def cumulative_slide(deck: Deck, number: int) -> None:
         text(slide, x, BODY_TOP, BODY_W - chart_w - Inches(0.2), Inches(0.5), t("crossings.title"), size=13,
              bold=True)
         shown_rows = rows[:8]
-        table(deck, slide, head, shown_rows, x, BODY_TOP + Inches(0.6), BODY_W - chart_w - Inches(0.2),
-              Inches(0.42) * (len(shown_rows) + 1), size=10, first_col_share=0.3)
+        table(deck, slide, head, shown_rows, x, BODY_TOP + Inches(0.6), BODY_W - chart_w - Inches(0.2), size=10,
+              first_col_share=0.3)
