@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 
 from pptx import Presentation
+from pptx.oxml.ns import qn
 
 import costmodel
 from costmodel.catalog.currency import shown_rate
@@ -61,7 +62,17 @@ def build_deck(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | 
                 lambda deck, n: detail.sources_slide(deck, n, sources), detail.closing_slide]
     for number, build in enumerate(builders, start=1):
         build(d, number)
+    _language(d)
     return d
+
+
+def _language(deck: Deck) -> None:
+    """Every run of text marked with the deck's language (zh-CN or en-US): spelling, and the Simplified
+    Chinese face of the CJK font."""
+    tag = "zh-CN" if deck.t.lang == "zh" else "en-US"
+    for slide in deck.prs.slides:
+        for el in slide._element.iter(qn("a:rPr"), qn("a:endParaRPr")):
+            el.set("lang", tag)
 
 
 def deck_bytes(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
