@@ -78,6 +78,8 @@ COPY app_pages app_pages
 COPY costmodel costmodel
 COPY webui webui
 COPY store store
+# the default brand of the deck; a deployment mounts its own and sets FABRIC_TCO_ASSETS (docs/deploy.md)
+COPY assets assets
 COPY scripts/serve.sh scripts/serve.sh
 # bytecode compiled once here (the root filesystem is read-only at run time); /app/var is the only
 # writable directory under /app (the SQLite fallback and users.json when no volume is mounted).

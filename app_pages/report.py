@@ -1,15 +1,16 @@
-"""Report: downloads of the current scenario — a PDF report, an Excel workbook with live formulas, CSV.
+"""Report: downloads of the current scenario — a PDF report, a PowerPoint deck, an Excel workbook with live
+formulas, CSV.
 
-The two CSV files (about 1 ms each) are built with the page and handed to their buttons as bytes.
-The Excel workbook (a few hundred ms) is built only when asked for ("Prepare the workbook"), then
-kept in the session as bytes for its download button: a page run never pays for it, and a click
-is a plain file fetch. (A callable built at click time is stored unreferenced by any session, and
-Streamlit deletes such files whenever any session finishes a run: with other sessions polling the
-PDF queue, a slow click's file was gone before the browser fetched it.) The PDF goes through the
-process's PDF service (:mod:`webui.reports.pdf_service`): "Prepare the PDF" queues a job, a fragment polls
-it and shows its progress — the place in the queue, then the stage (building, drawing the charts,
-printing) and the seconds so far — then offers the finished bytes. All files show money in the
-page's display currency and carry the scenario's display title in their names.
+The two CSV files (about 1 ms each) are built with the page and handed to their buttons as bytes. The
+Excel workbook (a few hundred ms) and the deck (about a second) are built only when asked for ("Prepare
+the workbook", "Prepare the deck"), then kept in the session as bytes for its download button: a page
+run never pays for it, and a click is a plain file fetch. (A callable built at click time is stored
+unreferenced by any session, and Streamlit deletes such files whenever any session finishes a run: with
+other sessions polling the PDF queue, a slow click's file was gone before the browser fetched it.) The
+PDF goes through the process's PDF service (:mod:`webui.reports.pdf_service`): "Prepare the PDF" queues
+a job, a fragment polls it and shows its progress — the place in the queue, then the stage (building,
+drawing the charts, printing) and the seconds so far — then offers the finished bytes. All files show
+money in the page's display currency and carry the scenario's display title in their names.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from webui.session.titles import file_stem, scenario_title
 
 KEY_JOB = "report_pdf_job"
 KEY_XLSX = "report_xlsx"  # (what the workbook is of, its bytes), built on request
+KEY_PPTX = "report_pptx"  # (what the deck is of, its bytes), built on request
 POLL_NEAR_S, POLL_FAR_S = pdf_service.LIMITS["poll_s"]  # how often a waiting page asks for news [s]
 
 # the PDF is built on the service's thread, without the session: capture what it needs now
@@ -142,6 +144,24 @@ def pdf_box() -> None:
 
 with st.container(border=True):
     pdf_box()
+
+
+def _prepare_pptx(s=scenario, lg=lang, p=preset_id, c=currency, r=rate, ti=title) -> None:
+    from webui.reports.deck import deck_bytes  # python-pptx only when a deck is asked for
+
+    st.session_state[KEY_PPTX] = (f"{pdf_key}|pptx", deck_bytes(s, lg, p, c, r, ti))
+
+
+with st.container(border=True):
+    st.markdown(f"**{t('deck.pptx')}**")
+    st.caption(t("deck.pptx_help"))
+    deck_built = st.session_state.get(KEY_PPTX)
+    if deck_built is None or deck_built[0] != f"{pdf_key}|pptx":
+        st.button(t("deck.pptx_prepare"), key="pptx_prepare", icon=":material/slideshow:", on_click=_prepare_pptx)
+    else:
+        st.download_button(t("report.download"), deck_built[1], file_name=f"{stem}-{lang}.pptx", key="dl_pptx",
+                           mime="application/vnd.openxmlformats-officedocument.presentationml.presentation",
+                           icon=":material/slideshow:", on_click="ignore")
 
 
 def _xlsx_key() -> str:

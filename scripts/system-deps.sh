@@ -16,6 +16,8 @@ command -v podman >/dev/null 2>&1 || need+=(podman)
 [ -x /usr/sbin/runc ] || command -v runc >/dev/null 2>&1 || need+=(runc)
 command -v mmdebstrap >/dev/null 2>&1 || need+=(mmdebstrap)
 command -v soffice >/dev/null 2>&1 || need+=(libreoffice-calc)
+# Impress opens the PowerPoint deck (tests/unit/test_deck.py converts it to PDF)
+dpkg -s libreoffice-impress >/dev/null 2>&1 || need+=(libreoffice-impress)
 if ! ls /usr/share/fonts/opentype/noto/NotoSansCJK-*.ttc >/dev/null 2>&1 \
    && ! (command -v fc-list >/dev/null 2>&1 && fc-list | grep -qi "Noto Sans CJK"); then need+=(fonts-noto-cjk); fi
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -18,6 +18,7 @@ ALLOWED = frozenset({
     "SXM", "HGX", "PCIe", "NVLink", "SM", "BF16", "FP8", "FP4", "TDP", "GPU", "CPU", "MFU", "HFU", "PUE", "TCO",
     "NPV", "FSDP", "ZeRO", "UTF",
     "A10", "A30", "A100", "H100", "H200", "B200", "JSON", "PDF", "CSV", "Excel", "LibreOffice", "Llama", "token",
+    "PowerPoint", "SuperPOD",  # the deck's format; NVIDIA's reference cluster the bill's note names
     # training tools and models named as their papers name them (the Method page's bandwidth sensitivity)
     "Calculon", "Megatron", "GPT", "DeepSeek", "DualPipe", "MT", "NLG",  # MT-NLG, the model Smith et al. named
     # cited authors (a method's name: "Daly 2006", "Cai 等 2021")

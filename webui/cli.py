@@ -1,4 +1,4 @@
-"""The app's command line: ``python -m webui.cli report --pdf FILE [--xlsx FILE] [--csv FILE] …``.
+"""The app's command line: ``python -m webui.cli report --pdf FILE [--pptx FILE] [--xlsx FILE] [--csv FILE] …``.
 
 The PDF report is a view with charts (plotly, drawn and printed by Debian's Chromium), so it is
 made here, beside the app's chart builders; the cost model's own command line
@@ -26,9 +26,9 @@ def _title(scenario, args) -> str:
 
 
 def cmd_report(args) -> None:
-    if not (args.pdf or args.csv or args.results_csv or args.xlsx):
-        raise problems_error(problem("", "give at least one output: --pdf, --xlsx, --csv or --results-csv FILE",
-                                     "cli_no_output", options="--pdf, --xlsx, --csv, --results-csv"))
+    if not (args.pdf or args.pptx or args.csv or args.results_csv or args.xlsx):
+        raise problems_error(problem("", "give at least one output: --pdf, --xlsx, --pptx, --csv or --results-csv FILE",
+                                     "cli_no_output", options="--pdf, --xlsx, --pptx, --csv, --results-csv"))
     scenario = cli.scenario_of(args)
     res = evaluate(scenario)
     currency, rate = cli.report_money(args, res)
@@ -38,6 +38,10 @@ def cmd_report(args) -> None:
         from webui.reports.html import report_pdf  # plotly and Chromium only when asked for
 
         cli.write_file(args.pdf, report_pdf(scenario, args.lang, args.preset, currency, rate, title))
+    if args.pptx:
+        from webui.reports.deck import deck_bytes
+
+        cli.write_file(args.pptx, deck_bytes(scenario, args.lang, args.preset, currency, rate, title))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "CSV and Excel files titled as the app titles them")
     cli.report_args(p)
     p.add_argument("--pdf", help="A4 PDF report with charts, assumptions and the article's claims")
+    p.add_argument("--pptx", help="PowerPoint deck (16:9) with native, editable charts, in the brand of assets/")
     p.set_defaults(func=cmd_report)
     return ap
 
