@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import costmodel
+from costmodel.analysis import rent
 from costmodel.catalog.loader import load_catalog
 from costmodel.errors import ScenarioError
 from costmodel.scenario.validation import validate_scenario
@@ -139,3 +140,11 @@ def test_the_china_book_prices_the_h20_and_h800_servers_from_china_street_prices
     assert cn["h800"].server_price.source == "reuters-h20-2024"
     # the H20 server sells for under the H800's, which sells for under the H100's grey-channel price
     assert cn["h20"].server_price.typical < cn["h800"].server_price.typical < cn["h100"].server_price.typical
+
+
+def test_the_mi300x_rents_below_the_h100_at_specialist_clouds_and_below_the_h200_at_hyperscalers():
+    """The rental listings cited (mi300x-rental-2026): specialists under the H100's, hyperscalers under the H200's."""
+    table = rent.load_rental_table().gpus
+    assert table["mi300x"]["specialist"].typical < table["h100"]["specialist"].typical
+    assert table["mi300x"]["hyperscaler_on_demand"].typical < table["h200"]["hyperscaler_on_demand"].typical
+    assert not {"h800", "h20", "b300", "mi355x"} & set(table)  # no published rental listing: none stored
