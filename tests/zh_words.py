@@ -125,7 +125,8 @@ CITED = (
     "Smith", "Matrix Multiplication Background User's Guide", "DU-09799-001", "cuBLAS", "SM",
     # the 2026 parts: datasheet terms, benchmarks, the press and the clouds their figures come from
     "Infinity Fabric", "Gen5", "Gen6", "ROCm", "MI325X", "GH100", "Geekbench", "INT8", "TOPS", "FP16", "FP64",
-    "Hopper", "Blackwell Ultra", "GB300", "PFLOPS", "Cliff Center", "Oracle", "TensorWave", "IT", "x16", "MXFP4",
+    "Hopper", "Blackwell Ultra", "PFLOPS", "Cliff Center", "Oracle", "TensorWave", "IT", "x16", "MXFP4", "Kedios",
+    "Inside NVIDIA Blackwell Ultra", "NVFP4", "HBM3E", "Lockwood",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
