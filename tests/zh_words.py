@@ -19,6 +19,8 @@ ALLOWED = frozenset({
     "NPV", "FSDP", "ZeRO", "UTF",
     "A10", "A30", "A100", "H100", "H200", "B200", "JSON", "PDF", "CSV", "Excel", "LibreOffice", "Llama", "token",
     "PowerPoint", "SuperPOD",  # the deck's format; NVIDIA's reference cluster the bill's note names
+    # the 2026 parts of the GPU list, as their makers name them
+    "H800", "H20", "B300", "AMD", "Instinct", "MI300X", "MI355X", "OAM", "CDNA",
     # training tools and models named as their papers name them (the Method page's bandwidth sensitivity)
     "Calculon", "Megatron", "GPT", "DeepSeek", "DualPipe", "MT", "NLG",  # MT-NLG, the model Smith et al. named
     # cited authors (a method's name: "Daly 2006", "Cai 等 2021")
@@ -123,6 +125,10 @@ CITED = (
     "FlashAttention-3: Fast and Accurate Attention with Asynchrony and Low-precision", "Shah",
     "Using DeepSpeed and Megatron to Train Megatron-Turing NLG 530B, a Large-Scale Generative Language Model",
     "Smith", "Matrix Multiplication Background User's Guide", "DU-09799-001", "cuBLAS", "SM",
+    # the 2026 parts: datasheet terms, benchmarks, the press and the clouds their figures come from
+    "Infinity Fabric", "Gen5", "Gen6", "ROCm", "MI325X", "GH100", "Geekbench", "INT8", "TOPS", "FP16", "FP64",
+    "Hopper", "Blackwell Ultra", "PFLOPS", "Cliff Center", "Oracle", "TensorWave", "IT", "x16", "MXFP4", "Kedios",
+    "Inside NVIDIA Blackwell Ultra", "NVFP4", "HBM3E", "Lockwood",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")

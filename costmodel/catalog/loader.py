@@ -177,7 +177,7 @@ class KernelSpec(BaseModel):
     matmul share of peak, fused attention's share of peak."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    arch: Literal["ampere", "hopper", "blackwell"]
+    arch: Literal["ampere", "hopper", "blackwell", "cdna3", "cdna4"]
     sm_count: Quantity
     hbm_gbs: Quantity
     mamf_share: Quantity
