@@ -14,7 +14,6 @@ ALLOWED = frozenset({
     "CNY", "USD", "EUR",
     # products, protocols and standards, written the same in Chinese
     "TCP", "IP", "RoCE", "RoCEv2", "iWARP", "InfiniBand", "HDR", "NDR", "XDR", "RDMA", "NCCL", "NVIDIA", "DGX",
-    "SuperPOD",
     "SXM", "HGX", "PCIe", "NVLink", "SM", "BF16", "FP8", "FP4", "TDP", "GPU", "CPU", "MFU", "HFU", "PUE", "TCO",
     "NPV", "FSDP", "ZeRO", "UTF",
     "A10", "A30", "A100", "H100", "H200", "B200", "JSON", "PDF", "CSV", "Excel", "LibreOffice", "Llama", "token",
