@@ -28,7 +28,9 @@ MARGIN = Inches(0.5)
 BODY_TOP = Inches(1.25)  # below the title bar
 BODY_H = Inches(5.55)  # down to the footer
 BODY_W = SLIDE_W - 2 * MARGIN
-GREY, DARK, WHITE = RGBColor(0x66, 0x70, 0x7A), RGBColor(0x1F, 0x29, 0x33), RGBColor(0xFF, 0xFF, 0xFF)
+GREY = RGBColor(0x66, 0x70, 0x7A)  # notes and axes
+DARK = RGBColor(0x1F, 0x29, 0x33)  # body text, as the PDF's
+WHITE = RGBColor(0xFF, 0xFF, 0xFF)
 LIGHT_ROW = RGBColor(0xF3, 0xF6, 0xF9)
 
 
