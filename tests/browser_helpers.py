@@ -47,7 +47,9 @@ class AppServer:
         (ROOT / "out").mkdir(exist_ok=True)
         self.log_path = ROOT / "out" / f"streamlit-{tag}-{self.port}.log"
         self._log = open(self.log_path, "w")
-        env = {**os.environ, **(env or {})}
+        # the printer's Chromium at normal priority: under SCHED_IDLE it gets only CPU nobody else wants, and
+        # three test workers on two cores leave none (a PDF then waits past any timeout)
+        env = {"FABRIC_TCO_PDF_IDLE": "0", **os.environ, **(env or {})}
         if production:  # the container's start command (scripts/serve.sh)
             cmd = ["sh", str(ROOT / "scripts" / "serve.sh")]
             env.update(PYTHON=sys.executable, PORT=str(self.port), ADDRESS="127.0.0.1")
