@@ -124,6 +124,19 @@ class Chromium:
     def alive(self) -> bool:
         return self.process.poll() is None
 
+    def kill(self, timeout: float = 30.0) -> None:
+        """End Chromium at once (SIGKILL), reap it and remove its profile."""
+        self.process.kill()
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            pass  # still dying without CPU: the OS reaps it; the next job starts a new Chromium anyway
+        self.pipe.close()
+        try:
+            self.profile.cleanup()
+        except OSError:
+            pass  # a dying child may still write to the profile; the temporary folder is left behind
+
     def close(self, timeout: float = 10.0) -> None:
         if self.alive():
             try:

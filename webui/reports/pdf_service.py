@@ -119,7 +119,7 @@ class Printer:
         if self._chromium is not None and self._chromium.alive():
             return self._chromium
         if self._chromium is not None:
-            self._chromium.close()
+            self._discard()
         self._chromium = cdp.Chromium(self.executable, self.flags, idle=sched_idle())
         self.launches += 1
         return self._chromium
@@ -141,7 +141,7 @@ class Printer:
                 if attempt == 2:
                     raise
                 log.warning("Chromium died or hung while printing; starting a new one")
-                chromium.process.kill()
+                self._discard()
                 continue
             if memory_mib(chromium.pid) > self.restart_mib:
                 log.info("Chromium holds more than %s MiB after a job: restarting it", self.restart_mib)
@@ -154,6 +154,13 @@ class Printer:
         if self._chromium is not None:
             chromium, self._chromium = self._chromium, None
             chromium.close()
+
+    def _discard(self) -> None:
+        """Forget a Chromium that failed: kill it and wait for it. A killed process under SCHED_IDLE
+        may close its pipe long before it can be reaped, so ``alive()`` alone cannot tell it is gone."""
+        if self._chromium is not None:
+            chromium, self._chromium = self._chromium, None
+            chromium.kill()
 
     def __enter__(self) -> Printer:
         return self
