@@ -128,6 +128,10 @@ CITED = (
     "Infinity Fabric", "Gen5", "Gen6", "ROCm", "MI325X", "GH100", "Geekbench", "INT8", "TOPS", "FP16", "FP64",
     "Hopper", "Blackwell Ultra", "PFLOPS", "Cliff Center", "Oracle", "TensorWave", "IT", "x16", "MXFP4", "Kedios",
     "Inside NVIDIA Blackwell Ultra", "NVFP4", "HBM3E", "Lockwood",
+    # inference serving: the serving engine's settings, the number format and the models' configurations
+    "vLLM", "gpu_memory_utilization", "kv_cache_dtype", "fp8", "FP8", "KV", "E2M1", "E4M3",
+    "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference", "Hugging Face", "config.json",
+    "meta-llama/Llama-3.1-70B", "deepseek-ai/DeepSeek-V3", "Qwen/Qwen3-235B-A22B", "MLA", "kv_lora_rank",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
