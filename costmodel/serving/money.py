@@ -57,7 +57,7 @@ def costs(x, answers: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
            "prompt": x.prompt, "output": x.output, "instance_servers": answers["instance_servers"],
            "roles": np.where(answers["disaggregated"], 2.0, 1.0)}
     out = {}
-    with np.errstate(invalid="ignore", divide="ignore"):
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         for key, formula in STEPS.items():
             out[key] = env[key] = np.asarray(formula.evaluate(env), dtype=float)
     unreachable = ~np.isfinite(np.asarray(answers["servers"], dtype=float))

@@ -143,7 +143,8 @@ def serve(x: ServingInputs) -> dict[str, np.ndarray]:
                "output_tokens_per_s_per_gpu": np.where(op["reachable"], out_tps, np.nan),
                "fleet_tokens_per_s_per_gpu": np.where(op["reachable"], fleet_tps, np.nan)}
     answers.update(costs(x, answers))
-    return {k: np.asarray(v) for k, v in answers.items()}
+    shape = np.broadcast_shapes(*(np.shape(v) for v in answers.values()))
+    return {k: np.broadcast_to(v, shape) for k, v in answers.items()}  # read-only views, one shape
 
 
 __all__ = ["decode_step_s", "instance_gpus", "operating_point", "prefill_s", "serve"]
