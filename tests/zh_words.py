@@ -132,6 +132,9 @@ CITED = (
     "vLLM", "gpu_memory_utilization", "kv_cache_dtype", "fp8", "FP8", "KV", "E2M1", "E4M3",
     "Introducing NVFP4 for Efficient and Accurate Low-Precision Inference", "Hugging Face", "config.json",
     "meta-llama/Llama-3.1-70B", "deepseek-ai/DeepSeek-V3", "Qwen/Qwen3-235B-A22B", "MLA", "kv_lora_rank",
+    "DeepSeek-V3/R1 Inference System Overview", "open-infra-index", "EP32", "EP144", "EP72", "RTP-LLM",
+    "DeepSeek Replay Tech Report", "SGLang", "LMSYS",
+    "Deploying DeepSeek with PD Disaggregation and Large-scale Expert Parallelism on 96 H100 GPUs",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
