@@ -154,3 +154,31 @@ def test_a_sweep_of_100k_demand_levels_is_one_vectorised_call():
     assert r["servers"].shape == (100_000, 4)
     assert np.all(np.diff(r["servers"], axis=0) >= 0)
     assert elapsed < 10.0, elapsed
+
+
+def test_the_price_of_a_server_hour_is_the_training_models_cluster_hour():
+    """No second cost model: a server-hour is the scenario's cost per cluster-hour over its servers, and
+    the fabric's share is the fabric-scope figure over the cluster-scope one."""
+    import costmodel
+
+    s = Scenario()
+    s = s.model_copy(update={"cluster": s.cluster.model_copy(update={"gpu": "h800"})})
+    x = base(1)
+    cluster = costmodel.evaluate(s.model_copy(update={"scope": "cluster"}))
+    fabric = costmodel.evaluate(s.model_copy(update={"scope": "fabric"}))
+    for i, (c, f) in enumerate(zip(cluster.fabrics, fabric.fabrics, strict=True)):
+        assert np.isclose(x.cost_per_server_hour[0, i], c.metrics["cost_per_cluster_hour"] / s.cluster.nodes)
+        assert np.isclose(x.fabric_share[0, i], f.metrics["cost_per_cluster_hour"] / c.metrics["cost_per_cluster_hour"])
+        assert 0 < x.fabric_share[0, i] < 1
+
+
+def test_a_monte_carlo_batch_is_the_same_code_path_as_one_draw():
+    x = base(1)
+    rng = np.random.default_rng(7)
+    hbm = rng.uniform(0.6, 0.9, size=(5, 1))
+    mfu = rng.uniform(0.3, 0.6, size=(5, 1))
+    batch = serve(x.replace(hbm_efficiency=hbm, prefill_mfu=mfu, peak_rps=40.0, avg_rps=20.0))
+    for i in range(5):
+        one = serve(x.replace(hbm_efficiency=hbm[i, 0], prefill_mfu=mfu[i, 0], peak_rps=40.0, avg_rps=20.0))
+        for key in ("servers", "cost_per_mtok_output", "batch", "ttft_s"):
+            assert np.array_equal(batch[key][i], one[key].reshape(-1), equal_nan=True), key
