@@ -147,6 +147,12 @@ def step_three() -> str:
 
 
 def _warnings(res, scenario) -> None:
+    """What the answer cannot promise: one line when no fabric fits the yearly plan, else per fabric."""
+    if all(f.metrics["fits_memory"] and not f.fits_plan for f in res.fabrics):
+        days = min(float(f.metrics["run_days"]) for f in res.fabrics)
+        st.warning(t("guided.no_fit", nodes=f"{scenario.cluster.nodes:,}", runs=f"{scenario.workload.runs_per_year:g}",
+                     days=f"{days:,.0f}"), icon="⏱️")
+        return
     for f in res.fabrics:
         if not f.metrics["fits_memory"]:
             st.warning(t("layout.none_fits", fabric=names[f.id], used=f"{f.metrics['memory_gb_per_gpu']:,.1f}",

@@ -151,3 +151,20 @@ def test_every_text_of_the_guide_exists_in_both_languages():
     zh = {k for k in catalog("zh") if k.startswith("guided.")}
     assert en == zh and len(en) > 30
     assert {f"guided.why.{p}" for p in guided.PRIORITIES} <= en
+
+
+def test_a_plan_no_fabric_can_keep_is_said_once_with_the_way_out():
+    at = _three_steps("en", "dense-70b", "h800", 64, "time")
+    res = costmodel.evaluate(at.session_state["scenario"])
+    assert not any(f.fits_plan for f in res.fabrics)  # 1.4 T tokens six times a year on 64 GPUs
+    assert all(f.metrics["fits_memory"] for f in res.fabrics)
+    days = min(f.metrics["run_days"] for f in res.fabrics)
+    warnings = [w.value for w in at.warning]
+    assert warnings == [Translator("en")("guided.no_fit", nodes="8", runs="6", days=f"{days:,.0f}")], warnings
+
+
+def test_a_plan_one_fabric_keeps_lists_only_the_fabrics_that_cannot():
+    at = _three_steps("en", "dense-70b", "h100", 512, "cost")
+    res = costmodel.evaluate(at.session_state["scenario"])
+    late = [f for f in res.fabrics if not f.fits_plan]
+    assert len(at.warning) == len(late) < len(res.fabrics)

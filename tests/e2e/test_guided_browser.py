@@ -80,7 +80,8 @@ def test_three_steps_reach_a_recommendation_and_its_link_reopens_the_scenario_on
     settle(page)
     _shot(page, lang, 3)
     assert page.locator('[data-testid="stMarkdown"]', has_text=fabric).count() >= 1  # the one-sentence reason
-    link = page.locator('[data-testid="stMain"] [data-testid="stCode"]').filter(has_text="?p=blank").inner_text().strip()
+    code = page.locator('[data-testid="stMain"] [data-testid="stCode"]').filter(has_text="?p=blank")
+    link = code.inner_text().strip()
     assert link.startswith(server + "/?p=blank&s="), link  # the app's root: the Compare page
     context.close()
 
