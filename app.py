@@ -27,6 +27,7 @@ t = session.translator()
 chrome_texts.style(t)  # Streamlit's Stop button in the page's language
 
 PAGES = [
+    st.Page("app_pages/guided.py", title=t("guided.nav"), icon=":material/assistant_navigation:", url_path="guided"),
     st.Page("app_pages/cluster.py", title=t("nav.cluster"), icon=":material/dns:", url_path="cluster"),
     st.Page("app_pages/compare.py", title=t("nav.compare"), icon=":material/compare_arrows:", url_path="compare",
             default=True),

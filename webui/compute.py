@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 
 import costmodel
-from costmodel.analysis import breakeven, crossings, work_resize, work_risk
+from costmodel.analysis import breakeven, crossings, guided, work_resize, work_risk
 from costmodel.pipeline.results import Result
 
 SWEEP_NODES = np.unique(np.geomspace(2, 16_384, 400).round().astype(int))
@@ -93,3 +93,10 @@ def tornado(scenario_json: str, fabric: str, metric: str = "tco") -> pd.DataFram
 @st.cache_data(max_entries=64, show_spinner=False)
 def break_even(scenario_json: str, fabric: str, parameter: str, applies_to: str | None):
     return breakeven.break_even(_load(scenario_json), fabric, parameter, applies_to=applies_to)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def guided_budget(sweep_json: str, budget: float, _scenario: costmodel.Scenario) -> guided.Budgeted:
+    """The largest cluster of ``_scenario`` whose cheapest fabric's TCO fits ``budget`` [the scenario's
+    currency]; cached by the scenario's :func:`sweep_key` (its node count is what is sought)."""
+    return guided.largest_within(_scenario, budget)
