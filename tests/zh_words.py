@@ -128,6 +128,9 @@ CITED = (
     "Infinity Fabric", "Gen5", "Gen6", "ROCm", "MI325X", "GH100", "Geekbench", "INT8", "TOPS", "FP16", "FP64",
     "Hopper", "Blackwell Ultra", "PFLOPS", "Cliff Center", "Oracle", "TensorWave", "IT", "x16", "MXFP4", "Kedios",
     "Inside NVIDIA Blackwell Ultra", "NVFP4", "HBM3E", "Lockwood",
+    # the scale-up domain: rack-scale systems and the paper they are cited from
+    "GB200", "NVL72", "Blackwell", "Grace", "NVLink Switch", "CloudMatrix384",
+    "CloudMatrix", "UB", "Serving Large Language Models on Huawei CloudMatrix384", "arXiv:2506.12708",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -42,6 +42,7 @@ METRIC_KEYS = (
     # finance and carbon: after-tax totals [currency], emissions [kg CO2e]
     "tco_after_tax", "npv_after_tax", "tax_shield", "depreciation",
     "co2_kg_per_year", "co2_kg_per_run", "co2_kg_horizon",
+    "scaleout_share",  # scale-out communication not hidden by compute / step time [0-1]
 )
 
 
