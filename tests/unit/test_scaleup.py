@@ -156,3 +156,22 @@ def test_the_share_is_in_the_results_and_the_csv():
     text = results_csv(result)
     assert "scaleout_share" in text.splitlines()[0]
     assert all(0.0 <= f.metrics["scaleout_share"] < 1.0 for f in result.fabrics)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_says_so_when_the_fabric_matters_little_and_when_it_matters(lang):
+    from webui.i18n.translator import Translator
+    from webui.sections import scaleout
+
+    t = Translator(lang)
+    small = load_catalog().constant("scaleout_small_share")
+    racks = costmodel.evaluate(costmodel.scenario_from_dict(_doc(g=4, domain=72)))
+    servers = costmodel.evaluate(costmodel.scenario_from_dict(_doc(g=8)))
+    assert max(f.metrics["scaleout_share"] for f in racks.fabrics) < small
+    assert max(f.metrics["scaleout_share"] for f in servers.fabrics) >= small
+    for res, key in ((racks, "scaleup.small"), (servers, "scaleup.large")):
+        worst = max(f.metrics["scaleout_share"] for f in res.fabrics)
+        assert scaleout.scaleout_note(t, res) == t(key, share=scaleout.format_share(worst, 1))
+    assert "72" in scaleout.scaleout_caption(t, racks)
+    header, rows = scaleout.scaleout_table(t, racks, {})
+    assert len(header) == 3 and [r[0] for r in rows] == FABRICS

@@ -23,7 +23,7 @@ def scaleout_table(t: Translator, res: Result, names: Mapping[str, str]) -> tupl
 
 def scaleout_caption(t: Translator, res: Result) -> str:
     """What the share measures, with the scale-up domain's size."""
-    return t("scaleup.caption", domain=format_number(res.scaleup_domain_gpus or res.gpus_per_node))
+    return t("scaleup.caption", domain=format_number(res.scaleup_domain_gpus or res.gpus_per_node, 0))
 
 
 def scaleout_note(t: Translator, res: Result) -> str:
