@@ -80,7 +80,7 @@ with st.container(border=True):
     st.subheader(t("scaleup.title"))
     st.caption(md_escape(scaleout.scaleout_caption(t, res)))
     st.markdown(markdown_table(*scaleout.scaleout_table(t, res, names)))
-    st.info(md_escape(scaleout.scaleout_note(t, res)), icon=":material/lan:")
+    st.markdown(f"**{md_escape(scaleout.scaleout_note(t, res))}**")
 
 # --- charts
 show = money.display.short  # charts convert with money.rate, then format

@@ -23,7 +23,7 @@ def _shares(at) -> list[float]:
 
 def _scaleout_texts(at, lang: str) -> list[str]:
     words = {"en": ("scale-out", "Scale-out", "fabric matters"), "zh": ("横向扩展", "网络影响")}[lang]
-    return [str(e.value) for e in (*at.subheader, *at.caption, *at.markdown, *at.info)
+    return [str(e.value) for e in (*at.subheader, *at.caption, *at.markdown)
             if any(w in str(e.value) for w in words)]
 
 
