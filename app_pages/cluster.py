@@ -7,6 +7,7 @@ import streamlit as st
 from costmodel.catalog.loader import load_catalog
 from costmodel.money.cluster_hour import default_value_of_cluster_hour
 from costmodel.pipeline.inputs import ZERO_STAGE
+from costmodel.scenario import scaleup
 from webui.i18n import chrome_texts, labels
 from webui.inputs import widgets
 from webui.inputs.fincarbon_inputs import grid_inputs, tax_inputs
@@ -55,6 +56,8 @@ with left, st.container(border=True):
     widgets.number(t, "cluster.nodes")
     widgets.number(t, "cluster.gpus_per_node", placeholder_value=gpu.default_gpus_per_node.typical)
     widgets.number(t, "cluster.nics_per_node", placeholder_value=gpu.default_nics_per_node.typical)
+    widgets.number(t, "cluster.scaleup_domain_gpus", placeholder_value=scaleup.domain_gpus(
+        None, scenario.cluster.gpus_per_node or gpu.default_gpus_per_node.typical, gpu))
     widgets.number(t, "cluster.server_price", placeholder_value=gpu_prices.server_price.typical)
     widgets.number(t, "cluster.host_power_kw", placeholder_value=gpu.host_power_kw.typical)
     widgets.number(t, "cluster.host_cpu_cost_share")

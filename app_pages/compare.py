@@ -13,7 +13,7 @@ from webui.i18n.text import markdown_table, md_escape
 from webui.i18n.translator import fmt_number
 from webui.panels import bom_panel, details, equal_work_panel, kpi_cards, reliability_panel, rent_panel, specs_panel
 from webui.panels.carbon_panel import carbon_panel
-from webui.sections import compare_notes
+from webui.sections import compare_notes, scaleout
 from webui.sections.fit_notes import no_fit_text
 from webui.session import keys, titles
 from webui.session import state as session
@@ -74,6 +74,13 @@ with st.container(border=True):
         col.caption(md_escape(answer["detail"]))
     if rec.reason_codes:  # one Markdown list
         st.markdown("\n".join(f"- {md_escape(labels.reason(t, rc, money))}" for rc in rec.reason_codes))
+
+# --- how much of a step the scale-out fabric costs (inside the scale-up domain the GPUs talk over NVLink)
+with st.container(border=True):
+    st.subheader(t("scaleup.title"))
+    st.caption(md_escape(scaleout.scaleout_caption(t, res)))
+    st.markdown(markdown_table(*scaleout.scaleout_table(t, res, names)))
+    st.markdown(f"**{md_escape(scaleout.scaleout_note(t, res))}**")
 
 # --- charts
 show = money.display.short  # charts convert with money.rate, then format

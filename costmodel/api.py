@@ -80,7 +80,8 @@ def evaluate(scenario: Scenario, catalog: Catalog | None = None) -> Result:
     cat = catalog or load_catalog()
     return dataclasses.replace(result, gpu=cat.gpus[scenario.cluster.gpu].name,
                                gpus_per_node=int(built.inputs.gpus_per_node.ravel()[0]),
-                               model_params_b=float(scenario.workload.model_params_b))
+                               model_params_b=float(scenario.workload.model_params_b),
+                               scaleup_domain_gpus=int(built.inputs.scaleup_gpus.ravel()[0]))
 
 
 def sweep(scenario: Scenario, nodes, catalog: Catalog | None = None) -> pd.DataFrame:

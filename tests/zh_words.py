@@ -135,6 +135,9 @@ CITED = (
     "DeepSeek-V3/R1 Inference System Overview", "open-infra-index", "EP32", "EP144", "EP72", "RTP-LLM",
     "DeepSeek Replay Tech Report", "SGLang", "LMSYS",
     "Deploying DeepSeek with PD Disaggregation and Large-scale Expert Parallelism on 96 H100 GPUs",
+    # the scale-up domain: rack-scale systems and the paper they are cited from
+    "GB200", "NVL72", "Blackwell", "Grace", "NVLink Switch", "CloudMatrix384",
+    "CloudMatrix", "UB", "Serving Large Language Models on Huawei CloudMatrix384", "arXiv:2506.12708",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -60,6 +60,7 @@ class GpuSpec(BaseModel):
     default_nics_per_node: Quantity
     nic_pcie_gen: Quantity  # PCIe generation of each compute NIC's host link (its narrowest PCIe hop)
     nic_pcie_lanes: Quantity  # its lanes
+    scaleup_domain_gpus: Quantity  # GPUs sharing one NVLink / Infinity Fabric / UB domain (8 on HGX, 72 on NVL72)
 
 
     def peak_tflops(self, precision: str) -> float | None:

@@ -116,7 +116,8 @@ def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0, t
 
 MONEY_METRICS = frozenset({"cost_per_cluster_hour", "cost_per_run", "cost_per_mtok", "cost_per_useful_gpu_hour",
                            "tco_after_tax", "npv_after_tax", "tax_shield"})  # the last three: after tax
-SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "hfu", "kernel_efficiency", "goodput", "cpu_overhead_share"})
+SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "hfu", "kernel_efficiency", "goodput", "cpu_overhead_share",
+                           "scaleout_share"})
 
 
 def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None,
@@ -130,7 +131,8 @@ def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, 
             "layout_tp", "layout_pp", "layout_dp",
             "layout_vp", "layout_zero", "layout_micro_seqs", "layout_recompute", "memory_gb_per_gpu", "fits_memory",
             # finance and carbon
-            "tco_after_tax", "npv_after_tax", "tax_shield", "co2_kg_per_run", "co2_kg_per_year", "co2_kg_horizon")
+            "tco_after_tax", "npv_after_tax", "tax_shield", "co2_kg_per_run", "co2_kg_per_year", "co2_kg_horizon",
+            "scaleout_share")
 
     def metric(k: str, v):
         if k in MONEY_METRICS:

@@ -87,25 +87,30 @@ def remote_share(ep, ep_local, top_k, node_dedup, max_nodes=0.0):
     return np.where(np.asarray(node_dedup) > 0, distinct_remote, top_k * remote), remote, local
 
 
-def all_to_all_mb(moe, b, seq_len, tp, g, ep, top_k, hidden, act_bytes, node_dedup, max_nodes, n_layers, pp,
+def all_to_all_mb(moe, b, seq_len, tp, dom, ep, top_k, hidden, act_bytes, node_dedup, max_nodes, n_layers, pp,
                   rec, a2a_bw_gpu_Bps, nvlink, alpha_base_s, fabric_latency_s):
     """Dispatch and combine all-to-alls in every MoE layer's forward and backward (again under
     recomputation), of one micro-batch on one GPU.
 
+    A "node" here is a scale-up domain of ``dom`` GPUs (the server where the two are one): the expert
+    GPUs of the sender's domain are reached over ``nvlink``.
+
     Returns ``n_a2a`` (all-to-alls per micro-batch) [count], ``remote_bytes`` (a GPU's bytes to other
-    nodes per all-to-all) [B] and ``t_mb`` (their time per micro-batch and GPU) [s]: the remote bytes at
-    ``a2a_bw_gpu_Bps`` (one NIC at most), the copies to the node's other expert GPUs over ``nvlink``
-    [B/s], a base latency and one fabric latency each.
+    domains per all-to-all) [B], ``t_mb`` (their time per micro-batch and GPU) [s]: the remote bytes at
+    ``a2a_bw_gpu_Bps`` (one NIC at most), the copies to the domain's other expert GPUs over ``nvlink``
+    [B/s], a base latency and one fabric latency each; and ``t_remote_mb``, the part of ``t_mb`` on
+    the scale-out fabric (the remote bytes and, where there are any, the latencies) [s].
     """
     tokens = b * seq_len / tp
-    ep_local = np.minimum(ep, np.maximum(1.0, g / tp))  # ep ranks on one node
+    ep_local = np.minimum(ep, np.maximum(1.0, dom / tp))  # ep ranks in one scale-up domain
     per_token_remote, remote, local = remote_share(ep, ep_local, top_k, node_dedup, max_nodes)
     routed = tokens * hidden * act_bytes * top_k  # bytes a GPU sends per all-to-all
     remote_bytes = tokens * hidden * act_bytes * per_token_remote
     n_a2a = moe * (n_layers / pp) * (4.0 + 2.0 * rec)
     t_mb = n_a2a * (remote_bytes / a2a_bw_gpu_Bps + routed * local / nvlink
                     + alpha_base_s + fabric_latency_s * (remote > 0))
-    return {"n_a2a": n_a2a, "remote_bytes": remote_bytes, "t_mb": t_mb}
+    t_remote = n_a2a * (remote_bytes / a2a_bw_gpu_Bps + (alpha_base_s + fabric_latency_s) * (remote > 0))
+    return {"n_a2a": n_a2a, "remote_bytes": remote_bytes, "t_mb": t_mb, "t_remote_mb": t_remote}
 
 
 def exposed_mb(t_a2a, window_s, overlap, sm_share):

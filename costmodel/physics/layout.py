@@ -3,7 +3,8 @@
 The candidates are every combination of the values in ``data/layout_grid.yaml`` (tensor
 parallel ``t``, pipeline stages ``p``, interleaved chunks ``v`` (only with ``p > 1``), ZeRO
 stage, sequences per micro-batch ``b``, full recomputation or not). A candidate is *whole* when
-``t`` divides the node's ``g`` GPUs, ``p ≤`` nodes and ``p v ≤`` layers (uneven layer splits
+``t`` divides the ``D`` GPUs of the scale-up domain (the node's ``g`` where the two are one),
+``p ≤`` nodes and ``p v ≤`` layers (uneven layer splits
 allowed, as in Llama 3's 126 layers on 16 stages), ``d = N g / (t p)`` is whole and every
 replica gets at least one whole micro-batch (``b ≤ B / (s d)``); it *fits* when weights,
 gradients, optimizer state, activations and ZeRO-3's gathered layers (:mod:`costmodel.physics.transformer`)
@@ -143,13 +144,15 @@ def step_kwargs(args: dict) -> dict:
 
 
 def whole(args: dict):
-    """True where the layout in ``args`` is one the search may choose: ``t`` divides ``g``,
+    """True where the layout in ``args`` is one the search may choose: ``t`` divides the scale-up domain's
+    ``D`` GPUs (``scaleup_gpus``, else the node's ``g``),
     ``p ≤ N``, ``p v ≤ l``, ``d = N g/(t p)`` whole and ``b ≤ B/(s d)`` (at least one micro-batch)."""
     a = args
     g, n, tp, pp = (np.asarray(a[k], dtype=float) for k in ("gpus_per_node", "nodes", "tp", "pp"))
+    dom = np.asarray(a.get("scaleup_gpus", g), dtype=float)
     dp = n * g / (tp * pp)
     per_replica = a["batch_tokens"] / a["seq_len"] / dp
-    return ((np.abs(g / tp - np.round(g / tp)) < _TOL) & (pp <= n) & (pp * a["vp"] <= a["n_layers"])
+    return ((np.abs(dom / tp - np.round(dom / tp)) < _TOL) & (pp <= n) & (pp * a["vp"] <= a["n_layers"])
             & (np.abs(dp - np.round(dp)) < 1e-6) & (dp >= 1.0 - _TOL)
             & (a["micro_seqs"] <= per_replica * (1.0 + _TOL)))
 

@@ -25,10 +25,15 @@ axis is the last of the batch shape (a layout search adds one more). One step of
   the backward, and a reduce-scatter of the gradients, layer by layer with prefetch: hidden
   behind that micro-batch's forward/backward, except one layer's worth [3, 8].
 
-Network volume per node of a ring over ``d`` ranks, ``k`` of them per node: ``2 (d−1)/d · S``
-(all-reduce) or ``(d−1)/d · S`` (all-gather, reduce-scatter) for each of the ``g/k`` groups on the
-node, at the node's ``r · port · η`` [1]; zero when the group fits in one node. Latency: NCCL's
-base latency per collective plus the fabric latency per algorithm step [2].
+**Scale-up domain.** ``D`` GPUs (``scaleup_gpus``, one server of ``g`` or several whole servers,
+e.g. an NVL72 rack of 4-GPU trays) share NVLink: a tensor-parallel group of ``t ≤ D``, pipeline
+sends while a stage is smaller than ``D`` and expert-parallel ranks inside the domain run at the
+scale-up bandwidth; only what crosses domains uses the NICs (``D = g``: the domain is the server).
+
+Network volume per server of a ring over ``d`` ranks, ``k = min(d, D/t)`` of them per domain:
+``2 (d−1)/d · S`` (all-reduce) or ``(d−1)/d · S`` (all-gather, reduce-scatter) for each of the ``g/k``
+groups' shares on the server, at the server's ``r · port · η`` [1]; zero when the group fits in one
+domain. Latency: NCCL's base latency per collective plus the fabric latency per algorithm step [2].
 
 References
 ----------
@@ -110,7 +115,7 @@ def hidden_size(params, d_model_per_layer):
 
 
 def _crossing(d, k):
-    """1 where a group of ``d`` ranks with ``k`` per node spans more than one node, else 0."""
+    """1 where a group of ``d`` ranks with ``k`` per domain spans more than one domain, else 0."""
     return (d > k * (1.0 + 1e-9)).astype(float)
 
 
@@ -153,7 +158,8 @@ def _tensor_parallel_mb(tp, pp, g, rec, n_layers, tp_size, nvlink, per_gpu_net, 
                         nvlink_latency_s):
     """Tensor-parallel all-reduces of one micro-batch of ``tp_size`` [B] activations on one GPU [s].
 
-    Over NVLink while the tensor-parallel group fits in the node, else at the GPU's share of the network.
+    Over NVLink while the tensor-parallel group fits in the scale-up domain of ``g`` GPUs, else at the
+    GPU's share of the network.
     """
     in_node = tp <= g
     tp_bw = np.where(in_node, nvlink, per_gpu_net)
@@ -162,28 +168,33 @@ def _tensor_parallel_mb(tp, pp, g, rec, n_layers, tp_size, nvlink, per_gpu_net, 
     return n_tp * (2.0 * (tp - 1.0) / tp * tp_size / tp_bw + alpha_base_s + 2.0 * (tp - 1.0) * tp_step)
 
 
-def _pipeline_p2p_mb(gpus, g, tp, pp, vp, tp_size, nvlink, per_gpu_net, alpha_base_s, fabric_latency_s):
+def _pipeline_p2p_mb(gpus, g, dom, tp, pp, vp, tp_size, nvlink, per_gpu_net, alpha_base_s, fabric_latency_s):
     """Pipeline point-to-point sends of one micro-batch on one GPU, ``2 v`` of ``tp_size / t`` [B] each.
 
-    Returns ``stage_net`` (1 once a stage fills a node, so the sends cross the network, else 0),
-    ``bytes`` (one send) [B] and ``t_mb`` (the sends' time) [s].
+    Returns ``stage_net`` (1 once a stage fills a scale-up domain of ``dom`` GPUs, or, in a domain of
+    several ``g``-GPU servers, once the pipeline spans more than one domain: the stages run in lockstep,
+    so the slowest boundary, across the fabric, sets every slot; else 0), ``net_share`` (the share of the
+    GPUs whose sends cross domains, ``min(1, N g/(p D))``), ``bytes`` (one send) [B] and ``t_mb`` (the
+    sends' time) [s].
     """
-    stage_net = (gpus / pp >= g).astype(float)
+    stage_net = ((gpus / pp >= dom) | ((dom > g) & (gpus > dom))).astype(float)
     p2p_bytes = tp_size / tp
     p2p_bw = np.where(stage_net > 0, per_gpu_net, nvlink)
     t_mb = (pp > 1) * 2.0 * vp * (p2p_bytes / p2p_bw + alpha_base_s + fabric_latency_s * stage_net)
-    return {"stage_net": stage_net, "bytes": p2p_bytes, "t_mb": t_mb}
+    return {"stage_net": stage_net, "net_share": np.minimum(1.0, gpus / (pp * dom)), "bytes": p2p_bytes, "t_mb": t_mb}
 
 
-def _dp_groups(dp, g, tp, pp, params, p_act, experts, top_k, ep, grad_bytes, param_bytes, fabric_latency_s):
-    """The data-parallel groups of ``d`` ranks, ``k`` per node (TP innermost, then DP), and their shards.
+def _dp_groups(dp, g, dom, tp, pp, params, p_act, experts, top_k, ep, grad_bytes, param_bytes, fabric_latency_s):
+    """The data-parallel groups of ``d`` ranks, ``k`` per scale-up domain of ``dom`` GPUs (TP innermost,
+    then DP), and their shards.
 
-    Returns ``cross`` (1 when a group spans nodes), ``groups`` (groups per node) and ``spans`` (nodes per
-    group) [count], ``ring`` ``(d−1)/d``, ``step_lat`` (fabric latency per algorithm step) [s], and the
+    Returns ``cross`` (1 when a group spans domains), ``groups`` (groups' shares per server of ``g``
+    GPUs, ``g/k``) and ``spans`` (domains per group) [count], ``ring`` ``(d−1)/d``, ``step_lat``
+    (fabric latency per algorithm step) [s], and the
     GPU's gradient and weight shards ``s_grad``, ``s_param`` [B]: the dense part and ``1/ep`` of the
     expert weights.
     """
-    k = np.minimum(dp, np.maximum(1.0, g / tp))
+    k = np.minimum(dp, np.maximum(1.0, dom / tp))
     cross = _crossing(dp, k)
     share = transformer.expert_share(params, p_act, experts, top_k)
     shard = params * (1.0 - share + share / ep) / (tp * pp)
@@ -233,8 +244,8 @@ def step_time(
     params, n_layers, hidden, peak_flops, compute_eff, grad_bytes, param_bytes, act_bytes,
     bucket_bytes, node_bw_Bps, intra_node_Bps, nvlink_eff, alpha_base_s, fabric_latency_s,
     nvlink_latency_s, sm_share_net, fsdp_eff, ar_speedup=1.0,
-    experts=0.0, top_k=0.0, ep=1.0, active_params=None, a2a_bw_gpu_Bps=1.0, a2a_overlap=0.0,
-    node_dedup=0.0, max_nodes=0.0, sm_share_a2a=0.0, recompute_extra=0.0, precision_eff=1.0, **kernel,
+    experts=0.0, top_k=0.0, ep=1.0, active_params=None, a2a_bw_gpu_Bps=1.0, a2a_overlap=0.0, node_dedup=0.0,
+    max_nodes=0.0, sm_share_a2a=0.0, recompute_extra=0.0, precision_eff=1.0, scaleup_gpus=None, **kernel,
 ):
     """Step time and its parts for a ``t × p × d`` layout (arrays that broadcast together).
 
@@ -270,6 +281,7 @@ def step_time(
     max_nodes : nodes a token's experts may span (node-limited routing), 0 = no limit [count]
     sm_share_a2a : share of the SMs the all-to-all kernels take while they overlap compute [0-1]
     precision_eff : the kernels' share of a lower precision's peak relative to BF16's [0-1], 1 for BF16
+    scaleup_gpus : GPUs of one scale-up domain ``D`` (``max_nodes`` counts domains) [count]; None = the node
     kernel : the GPU's kernel figures, :data:`costmodel.physics.gemm_efficiency.KERNEL_KEYS` (arrays)
 
     Returns
@@ -277,46 +289,47 @@ def step_time(
     dict of arrays [s unless noted]: ``t_step``; ``t_compute`` (pure compute), ``t_compute_eff``
     (with the bubble); ``t_bubble``; ``t_tp`` (tensor-parallel, NVLink); ``t_p2p``; ``t_comm``
     (network collectives); ``t_exposed`` (network time on the critical path); ``t_dp_exposed``;
-    ``t_wire`` (NICs busy); ``bytes_node`` [B]; ``busbw_Bps``; ``mfu``, ``hfu`` [0-1]; the layout
-    ``dp``, ``microbatches``, ``micro_seqs``; ``compute_eff`` (the kernels' share of peak used) [0-1].
+    ``t_wire`` (NICs busy); ``t_scaleout``, ``scaleout_share`` (of ``t_step``, :func:`_step_parts`);
+    ``bytes_node`` (scale-out bytes per server and step) [B]; ``busbw_Bps``; ``mfu``, ``hfu`` [0-1]; the
+    layout ``dp``, ``microbatches``, ``micro_seqs``; ``compute_eff`` (the kernels' share of peak used) [0-1].
     """
     n, g = np.asarray(nodes, dtype=float), np.asarray(gpus_per_node, dtype=float)
     tp, pp, vp = (np.asarray(x, dtype=float) for x in (tp, pp, vp))
-    rec, zero = np.asarray(recompute, dtype=float), np.asarray(zero, dtype=float)
-    experts = np.asarray(experts, dtype=float)
-    moe = (experts > 0).astype(float)
-    gpus = n * g
+    rec, zero, experts = (np.asarray(x, dtype=float) for x in (recompute, zero, experts))
+    moe, gpus = (experts > 0).astype(float), n * g
+    dom = g if scaleup_gpus is None else np.asarray(scaleup_gpus, dtype=float)
     dp, b, m = _layout(gpus, tp, pp, micro_seqs, seq_len, batch_tokens)
     c = _compute(params, active_params, moe, n_layers, seq_len, hidden, rec, b, tp, pp, peak_flops, compute_eff,
                  kernel, recompute_extra, precision_eff)
-    per_gpu_net, nvlink = node_bw_Bps / g, intra_node_Bps * nvlink_eff
-    tp_size = b * seq_len * hidden * act_bytes
-    t_tp_mb = _tensor_parallel_mb(tp, pp, g, rec, n_layers, tp_size, nvlink, per_gpu_net, alpha_base_s,
+    per_gpu_net, nvlink, tp_size = node_bw_Bps / g, intra_node_Bps * nvlink_eff, b * seq_len * hidden * act_bytes
+    t_tp_mb = _tensor_parallel_mb(tp, pp, dom, rec, n_layers, tp_size, nvlink, per_gpu_net, alpha_base_s,
                                   fabric_latency_s, nvlink_latency_s)
-    p2p = _pipeline_p2p_mb(gpus, g, tp, pp, vp, tp_size, nvlink, per_gpu_net, alpha_base_s, fabric_latency_s)
-    grp = _dp_groups(dp, g, tp, pp, params, c["p_act"], experts, top_k, ep, grad_bytes, param_bytes,
+    p2p = _pipeline_p2p_mb(gpus, g, dom, tp, pp, vp, tp_size, nvlink, per_gpu_net, alpha_base_s, fabric_latency_s)
+    grp = _dp_groups(dp, g, dom, tp, pp, params, c["p_act"], experts, top_k, ep, grad_bytes, param_bytes,
                      fabric_latency_s)
     f_bwd, t_mb = c["f_bwd"], c["t_mb"]
     window = (f_bwd + (zero >= 1) * (1.0 - f_bwd)) * t_mb  # the all-reduce hides behind the last backward
     ar = _dp_allreduce(grp, bucket_bytes, ar_speedup, node_bw_Bps, alpha_base_s, window, sm_share_net)
     z3 = _zero3_gathers_mb(grp, n_layers, pp, node_bw_Bps, fsdp_eff, alpha_base_s, (1.0 - f_bwd) * t_mb,
                            f_bwd * t_mb, sm_share_net)
-    a2a = all_to_all_mb(moe, b, seq_len, tp, g, ep, top_k, hidden, act_bytes, node_dedup, max_nodes, n_layers, pp,
+    a2a = all_to_all_mb(moe, b, seq_len, tp, dom, ep, top_k, hidden, act_bytes, node_dedup, max_nodes, n_layers, pp,
                         rec, a2a_bw_gpu_Bps, nvlink, alpha_base_s, fabric_latency_s)
     a2a["exposed"] = exposed_mb(a2a["t_mb"], t_mb, a2a_overlap, sm_share_a2a)
     return _step_parts(dp=dp, b=b, m=m, g=g, gpus=gpus, pp=pp, vp=vp, zero=zero, c=c, t_tp_mb=t_tp_mb, p2p=p2p,
                        ar=ar, z3=z3, a2a=a2a, a2a_bw_gpu_Bps=a2a_bw_gpu_Bps, node_bw_Bps=node_bw_Bps,
-                       batch_tokens=batch_tokens, peak_flops=peak_flops)
+                       batch_tokens=batch_tokens, peak_flops=peak_flops, tp_net=(tp > dom).astype(float))
 
 
 def _step_parts(*, dp, b, m, g, gpus, pp, vp, zero, c, t_tp_mb, p2p, ar, z3, a2a, a2a_bw_gpu_Bps, node_bw_Bps,
-                batch_tokens, peak_flops):
+                batch_tokens, peak_flops, tp_net=0.0):
     """The step from its parts: ``m + (p−1)/v`` micro-batch slots, then the exposed data-parallel all-reduce.
 
     ``c``, ``p2p``, ``ar``, ``z3``, ``a2a`` are the dicts of the compute, pipeline, all-reduce, ZeRO-3 and
     all-to-all helpers (the all-to-all's ``exposed`` per micro-batch from
     :func:`costmodel.physics.experts.exposed_mb`); ``t_tp_mb`` the tensor-parallel time per micro-batch
-    [s]. Returns the dict of
+    [s], ``tp_net`` 1 where the tensor-parallel group leaves the scale-up domain. ``t_scaleout``: the
+    scale-out communication compute does not hide (the exposed network time, the exposed all-to-all in
+    the share of its time beyond the domain, tensor parallel beyond the domain). Returns the dict of
     :func:`step_time`.
     """
     a2a_exposed_mb = a2a["exposed"]
@@ -325,7 +338,7 @@ def _step_parts(*, dp, b, m, g, gpus, pp, vp, zero, c, t_tp_mb, p2p, ar, z3, a2a
     mb_time = c["t_mb"] + t_tp_mb + p2p["t_mb"] + a2a_exposed_mb + is_z3 * z3["exposed"]
     dp_exposed = (1.0 - is_z3) * ar["exposed"]
     t_step = slots * mb_time + dp_exposed
-    p2p_net = p2p["stage_net"] * (pp > 1) * 2.0 * vp * m * p2p["bytes"] * g  # bytes per node per step
+    p2p_net = p2p["stage_net"] * p2p["net_share"] * (pp > 1) * 2.0 * vp * m * p2p["bytes"] * g  # per node and step
     a2a_net = m * a2a["n_a2a"] * a2a["remote_bytes"] * g
     dp_bytes = is_z3 * m * (2.0 * z3["v_ag"] + z3["v_rs"]) + (1.0 - is_z3) * ar["v_ar"] / ar["sharp"]
     t_dp_comm = is_z3 * m * (2.0 * z3["t_ag"] + z3["t_rs"]) + (1.0 - is_z3) * ar["t_ar"]
@@ -333,6 +346,10 @@ def _step_parts(*, dp, b, m, g, gpus, pp, vp, zero, c, t_tp_mb, p2p, ar, z3, a2a
     t_p2p_net = t_p2p * p2p["stage_net"]
     t_a2a_net = m * a2a["n_a2a"] * a2a["remote_bytes"] / a2a_bw_gpu_Bps
     t_ar = ar["t_ar"]
+    dp_z3_exposed = dp_exposed + is_z3 * slots * z3["exposed"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a2a_out = np.where(a2a["t_mb"] > 0, a2a["t_remote_mb"] / np.where(a2a["t_mb"] > 0, a2a["t_mb"], 1.0), 0.0)
+    t_scaleout = dp_z3_exposed + t_p2p_net + slots * (a2a_exposed_mb * a2a_out + tp_net * t_tp_mb)
     with np.errstate(divide="ignore", invalid="ignore"):
         busbw = np.where(t_ar > 0, ar["v_ar"] / np.where(t_ar > 0, t_ar, 1.0), node_bw_Bps)
     return {
@@ -345,7 +362,9 @@ def _step_parts(*, dp, b, m, g, gpus, pp, vp, zero, c, t_tp_mb, p2p, ar, z3, a2a
         "t_comm": t_dp_comm + t_p2p_net + t_a2a_net,
         "t_exposed": dp_exposed + is_z3 * slots * z3["exposed"] + t_p2p_net + slots * a2a_exposed_mb,
         "t_a2a": slots * a2a["t_mb"],
-        "t_dp_exposed": dp_exposed + is_z3 * slots * z3["exposed"],
+        "t_dp_exposed": dp_z3_exposed,
+        "t_scaleout": t_scaleout,
+        "scaleout_share": t_scaleout / t_step,
         "t_wire": (dp_bytes + p2p_net) / node_bw_Bps + t_a2a_net,
         "bytes_node": dp_bytes + p2p_net + a2a_net,
         "busbw_Bps": np.broadcast_to(busbw, np.shape(t_step)),

@@ -26,7 +26,7 @@ from costmodel.catalog.loader import Catalog, Quantity, load_catalog
 from costmodel.physics import calibration, host_link, transformer
 from costmodel.physics.performance import LOSS_MODEL_CODES, hidden_size
 from costmodel.pipeline.kernel_inputs import kernel_arrays
-from costmodel.scenario import price_books
+from costmodel.scenario import price_books, scaleup
 from costmodel.scenario.schema import Scenario
 
 GIGA = 1e9  # unit scaling of inputs lives in the registry (data/quantities.yaml, model.scale)
@@ -252,8 +252,9 @@ def _recompute_arrays(scenario: Scenario, gpu) -> dict[str, np.ndarray]:
     )
 
 
-def _layout_arrays(scenario: Scenario, params: float, hidden: float, g: float) -> dict[str, np.ndarray]:
-    """The training layout and the choices the model reads as numbers (flags and sizes), ``(1, 1)``."""
+def _layout_arrays(scenario: Scenario, params: float, hidden: float, g: float, domain: float) -> dict[str, np.ndarray]:
+    """The training layout and the choices the model reads as numbers (flags and sizes), ``(1, 1)``; expert
+    parallelism by default over the experts, at most the scale-up ``domain`` (and the cluster's GPUs)."""
     c, w = scenario.cluster, scenario.workload
     tp_default = 1 if w.parallelism == "fsdp" else g
     vch = scenario.operations.value_of_cluster_hour
@@ -270,7 +271,7 @@ def _layout_arrays(scenario: Scenario, params: float, hidden: float, g: float) -
         experts=_scalar(w.experts or 0),
         node_dedup=_scalar(1.0 if w.moe_node_dedup else 0.0),
         moe_max_nodes=_scalar(w.moe_max_nodes or 0),
-        ep=_scalar(w.expert_parallel or (min(w.experts, g) if w.experts else 1)),
+        ep=_scalar(w.expert_parallel or (min(w.experts, min(domain, c.nodes * g)) if w.experts else 1)),
         active_params=_scalar(params if w.active_params_b is None else
                               w.active_params_b * quantities.spec("workload.active_params_b").model.scale),
         value_of_cluster_hour=_scalar(np.nan if vch is None else vch),
@@ -357,7 +358,9 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     # scenario inputs that are a plain unit scaling (the registry's model.scale)
     arrays = {spec.model.field: _scalar(_path(scenario, spec.id) * spec.model.scale)
               for spec in quantities.direct("scenario")}
-    arrays.update(gpus_per_node=_scalar(g), nics_per_node=_scalar(nics), **_layout_arrays(scenario, params, hidden, g),
+    domain = scaleup.domain_gpus(c.scaleup_domain_gpus, g, gpu)
+    arrays.update(gpus_per_node=_scalar(g), nics_per_node=_scalar(nics), scaleup_gpus=_scalar(domain),
+                  **_layout_arrays(scenario, params, hidden, g, domain),
                   **_recompute_arrays(scenario, cat.gpus[c.gpu]),
                   **_fabric_arrays(cat, fab_specs, measured),
                   **{name: _scalar(getattr(cat.layout, name).typical) for name in type(cat.layout).model_fields})

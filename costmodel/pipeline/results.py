@@ -42,6 +42,7 @@ METRIC_KEYS = (
     # finance and carbon: after-tax totals [currency], emissions [kg CO2e]
     "tco_after_tax", "npv_after_tax", "tax_shield", "depreciation",
     "co2_kg_per_year", "co2_kg_per_run", "co2_kg_horizon",
+    "scaleout_share",  # scale-out communication not hidden by compute / step time [0-1]
 )
 
 
@@ -131,6 +132,7 @@ class Result:
     gpu: str = ""
     gpus_per_node: int = 0
     model_params_b: float = 0.0
+    scaleup_domain_gpus: int = 0  # GPUs of one scale-up (NVLink) domain; 0 = not known
 
     def fabric(self, fabric_id: str) -> FabricResult:
         """The result of one fabric by id."""
@@ -152,6 +154,7 @@ class Result:
             "gpu": self.gpu,
             "gpus_per_node": self.gpus_per_node,
             "model_params_b": self.model_params_b,
+            "scaleup_domain_gpus": self.scaleup_domain_gpus,
             "fabrics": [f.to_dict() for f in self.fabrics],
             "recommendation": {
                 "rule": self.recommendation.rule,

@@ -16,6 +16,7 @@ from pydantic.fields import FieldInfo
 from costmodel import quantities
 from costmodel.catalog.loader import catalog_in, load_catalog
 from costmodel.errors import FieldError, clean_text
+from costmodel.scenario import scaleup
 from costmodel.scenario.fields import STRICT, CatalogId, blank_default, catalog_default, plain_text
 from costmodel.scenario.measurements import AlltoallMeasurement, Measurement
 
@@ -333,7 +334,9 @@ class Scenario(BaseModel):
             raise FieldError("workload.precision", f"the {cat.gpus[gpu].name} has no {precision.upper()} tensor "
                              "cores; choose BF16 or a GPU that has them", "precision_unsupported",
                              gpu=cat.gpus[gpu].name, precision=precision.upper())
-        self._check_layout(int(self.cluster.gpus_per_node or cat.gpus[self.cluster.gpu].default_gpus_per_node.typical))
+        g = int(self.cluster.gpus_per_node or cat.gpus[self.cluster.gpu].default_gpus_per_node.typical)
+        self._check_layout(g)
+        scaleup.check(self.cluster.scaleup_domain_gpus, g)
         if self.facility.gpu_idle_power_frac > self.facility.gpu_busy_power_frac:
             raise FieldError(
                 "facility.gpu_idle_power_frac", "must not exceed gpu_busy_power_frac "

@@ -104,6 +104,7 @@ def _performance(p: Inputs, step: StepTime) -> dict:
         "memory_gb_per_gpu": step.memory_bytes / GIGA,
         "memory_usable_gb": step.memory_usable_bytes / GIGA,
         "fits_memory": step.fits_memory,
+        "scaleout_share": step.scaleout_share,
     }
 
 

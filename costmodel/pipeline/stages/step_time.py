@@ -32,6 +32,7 @@ class StepTime:
     busbw_Bps: np.ndarray  # all-reduce bus bandwidth
     utilization: np.ndarray  # T_compute / T_step [0-1]
     wait_share: np.ndarray  # T_exposed / T_step [0-1]
+    scaleout_share: np.ndarray  # scale-out communication not hidden by compute / T_step [0-1]
     mfu: np.ndarray  # model FLOPs (6 N + 12 l s h per token) / peak [0-1]
     hfu: np.ndarray  # hardware FLOPs (with recomputation) / peak [0-1]
     kernel_efficiency: np.ndarray  # the kernels' share of peak while computing: typed, or from the shapes [0-1]
@@ -87,7 +88,8 @@ def step_args(p: Inputs, topo: Topology) -> tuple[np.ndarray, np.ndarray, np.nda
     eta = eta * congestion.allreduce_factor(p.nodes, n_leaf, p.oversubscription, p.spine_eff)
     node_bw = p.nics_per_node * nic_Bps * eta
     args = dict(
-        nodes=p.nodes, gpus_per_node=p.gpus_per_node, tp=p.tp, pp=p.pipeline_stages, vp=p.vp,
+        nodes=p.nodes, gpus_per_node=p.gpus_per_node, scaleup_gpus=p.scaleup_gpus, tp=p.tp,
+        pp=p.pipeline_stages, vp=p.vp,
         zero=p.zero, recompute=p.recompute, micro_seqs=p.micro_seqs, seq_len=p.seq_len,
         batch_tokens=p.batch_tokens, params=p.params, n_layers=p.n_layers, hidden=p.hidden,
         peak_flops=p.peak_flops * p.peak_ratio, compute_eff=p.compute_efficiency, precision_eff=precision_efficiency(p),
@@ -168,7 +170,8 @@ def step_time(p: Inputs, topo: Topology, search: bool = False) -> StepTime:
         t_comm=s["t_comm"], t_exposed=s["t_exposed"], t_dp_exposed=s["t_dp_exposed"],
         t_bubble=s["t_bubble"], t_tp=s["t_tp"], t_wire=s["t_wire"], bytes_node=s["bytes_node"],
         busbw_Bps=s["busbw_Bps"], utilization=s["t_compute"] / t_step,
-        wait_share=s["t_exposed"] / t_step, mfu=s["mfu"], hfu=s["hfu"], kernel_efficiency=s["compute_eff"], dp=s["dp"],
+        wait_share=s["t_exposed"] / t_step,
+        scaleout_share=s["scaleout_share"], mfu=s["mfu"], hfu=s["hfu"], kernel_efficiency=s["compute_eff"], dp=s["dp"],
         microbatches=s["microbatches"], tp=args["tp"], pp=args["pp"], vp=args["vp"], zero=args["zero"],
         micro_seqs=s["micro_seqs"], recompute=args["recompute"], memory_bytes=memory, memory_usable_bytes=usable,
         fits_memory=fits.astype(float),
