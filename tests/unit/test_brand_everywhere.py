@@ -81,3 +81,23 @@ def test_the_deck_takes_the_mounted_brand(other, lang):
     assert pictures and all(p == logo for p in pictures)
     title = prs.slides[1].shapes[0].text_frame.paragraphs[0].runs[0].font.color.rgb
     assert str(title) == COLORS["primary"].lstrip("#")
+
+
+def test_compose_and_kubernetes_mount_a_brand_folder_where_the_app_looks():
+    import yaml
+
+    app = yaml.safe_load((ROOT / "deploy" / "docker-compose.yml").read_text(encoding="utf-8"))["services"]["app"]
+    target = app["environment"][ENV]
+    [mount] = [v for v in app["volumes"] if v["target"] == target]
+    assert mount["read_only"] is True and mount["source"] == "${BRAND_DIR:-../assets}"
+    k8s = ROOT / "deploy" / "k8s"
+    spec = yaml.safe_load((k8s / "deployment.yaml").read_text(encoding="utf-8"))["spec"]["template"]["spec"]
+    [container] = spec["containers"]
+    [path] = [e["value"] for e in container["env"] if e["name"] == ENV]
+    [mount] = [m for m in container["volumeMounts"] if m["mountPath"] == path]
+    [volume] = [v for v in spec["volumes"] if v["name"] == mount["name"]]
+    [generated] = yaml.safe_load((k8s / "kustomization.yaml").read_text(encoding="utf-8"))["configMapGenerator"]
+    assert volume["configMap"]["name"] == generated["name"]
+    for file in generated["files"]:  # the shipped brand, the same files as assets/
+        assert (k8s / file).read_bytes() == (brand_module.DEFAULT_DIR / Path(file).name).read_bytes(), file
+    assert brand_module.load_brand(k8s / "brand").name == brand_module.load_brand().name
