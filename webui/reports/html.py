@@ -70,7 +70,8 @@ td.n { text-align: right; } td.nw { white-space: nowrap; } tr { break-inside: av
 .sub { font-size: 13pt; margin: 0 0 4pt; } .setup { font-size: 11pt; font-weight: bold; margin: 2pt 0; }
 .appendix { page-break-before: always; } .muted { color: #667; } img { width: 100%; }
 .chart { page-break-inside: avoid; margin: 6pt 0; } .box { border: 1px solid #d5dae0; padding: 6pt 8pt; }
-ol.sources { padding-left: 0; list-style: none; font-size: 8pt; } ol.sources li { margin: 0 0 2pt; }
+ol.sources { padding-left: 0; list-style: none; font-size: 8pt; }
+ol.sources li { margin: 0 0 2pt; break-inside: avoid; }
 """
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -183,7 +184,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     resale_note = (f"<p class='muted'>{e(t('rpt.resale_note', year=h, share=format_share(residual, 0)))}</p>"
                    if residual > 0 and h > 0 else "")
     setup = t("rpt.setup", setup=model_titles.setup_line(scenario, t.lang))
-    book_line = t("pdf.cover", date=dt.date.today().isoformat(), book=book_label, currency=cur) + fx_note
+    book_line = t("prop.basis", book=book_label, currency=cur) + fx_note  # the date: the cover's own line
     head = (f"<html><head><meta charset='utf-8'><title>{e(title)}</title>"
             f"<style>{CSS}{brand_css(the_brand)}</style>{print_options(t, the_brand, title)}</head><body>"
             + cover(t, the_brand, title, [setup, book_line], proposal or Proposal.of_scenario(scenario),
@@ -332,10 +333,11 @@ def _sweep_nodes():
 
 
 def report_pdf(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
-               currency: str | None = None, rate: float = 1.0, title: str | None = None) -> bytes:
+               currency: str | None = None, rate: float = 1.0, title: str | None = None,
+               proposal: Proposal | None = None) -> bytes:
     """The report as PDF bytes (A4), printed by a Chromium started for this call (the command line;
     the app prints through :mod:`webui.reports.pdf_service`, which keeps one Chromium per process)."""
 
-    document = report_html(scenario, lang, preset_id, currency, rate, title)
+    document = report_html(scenario, lang, preset_id, currency, rate, title, proposal)
     with Printer() as printer:
         return printer.print(document)
