@@ -101,3 +101,17 @@ def test_compose_and_kubernetes_mount_a_brand_folder_where_the_app_looks():
     for file in generated["files"]:  # the shipped brand, the same files as assets/
         assert (k8s / file).read_bytes() == (brand_module.DEFAULT_DIR / Path(file).name).read_bytes(), file
     assert brand_module.load_brand(k8s / "brand").name == brand_module.load_brand().name
+
+
+def test_the_pdfs_cjk_font_is_named_by_the_brand_and_installed_by_debian(other):
+    from need import missing
+
+    from webui.reports.html import report_html
+
+    fonts = brand().fonts
+    assert fonts.css().startswith(f'"{fonts.cjk}"')
+    doc = report_html(costmodel.load_preset(PRESET), "zh", PRESET)
+    assert f"font-family: {fonts.css()}" in doc  # the page and its running header and footer
+    if not Path(fonts.cjk_file).is_file():
+        missing(f"the CJK font {fonts.cjk_file} (Debian's fonts-noto-cjk)")
+    assert Path(fonts.cjk_file).name.startswith(fonts.cjk.replace(" ", "").removesuffix("SC"))
