@@ -62,7 +62,8 @@ h1 { font-size: 20pt; margin: 0 0 4pt; } h2 { font-size: 14pt; margin: 14pt 0 6p
 h3 { font-size: 11pt; margin: 10pt 0 4pt; }
 table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt; } td, th { border: 1px solid #d5dae0;
  padding: 2pt 4pt; font-size: 8.5pt; text-align: left; vertical-align: top; } th { background: #F3F6F9; }
-td.n { text-align: right; } td.nw { white-space: nowrap; } tr { break-inside: avoid; page-break-inside: avoid; }
+td.n { text-align: right; } td.nw, span.nw { white-space: nowrap; }
+tr { break-inside: avoid; page-break-inside: avoid; }
 .summary { page-break-after: always; } .summary h1 { font-size: 18pt; } .summary h2 { margin: 6pt 0 4pt; }
 .summary h3 { margin: 6pt 0 2pt; } .summary p { margin: 2pt 0; } .summary ul { margin: 2pt 0; }
 .summary td, .summary th { font-size: 7.5pt; padding: 1pt 3pt; } .summary table { margin: 2pt 0 4pt; }
@@ -124,6 +125,20 @@ _NUMBER = re.compile(rf"[−+\-]?\s?[¥$€]?\d[\d,.]*\s?(?:{_UNITS})?(?:\s\[\d+
 def _one_number(text: str) -> bool:
     """Whether a cell reads as one number (−¥317,340,664; 8.3 %; ¥852 [3]; 3.6 个月): it must never wrap."""
     return len(text) <= 32 and _NUMBER.fullmatch(text.strip()) is not None
+
+
+_AMOUNT = re.compile(r"[−+]?[¥$€]\d[\d,.]* (?:万|亿|M)(?![^<>]*>)")  # in text, not inside a tag
+
+
+def _unbroken_amounts(body: str) -> str:
+    """``body`` with every compact amount in running text (``+¥27.92 万``, ``$3.05 M``) kept on one line
+    (an amount that is a whole table cell has the cell's own ``nw``)."""
+
+    def keep(m: re.Match) -> str:
+        whole = body[m.start() - 1:m.start()] == ">" and body[m.end():m.end() + 1] == "<"
+        return m.group(0) if whole else f"<span class='nw'>{m.group(0)}</span>"
+
+    return _AMOUNT.sub(keep, body)
 
 
 def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1, text_after: int | None = None,
@@ -220,7 +235,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     parts.append(_cash_flows(t, res, names, conv, resale_note))
     parts.append(_assumptions(t, scenario, cat, names, conv, book_label, fx_note if cur != res.currency else ""))
     parts.append("</div>")
-    body, entries = numbered("".join(parts))
+    body, entries = numbered(_unbroken_amounts("".join(parts)))
     return "".join([head, contents(t, entries), body, _figures_script(figures), "</body></html>"])
 
 
