@@ -78,7 +78,8 @@ COPY app_pages app_pages
 COPY costmodel costmodel
 COPY webui webui
 COPY store store
-# the default brand of the deck; a deployment mounts its own and sets FABRIC_TCO_ASSETS (docs/deploy.md)
+# the default brand (app header and theme, PDF, deck); a deployment mounts its own folder and sets
+# FABRIC_TCO_ASSETS to it (docs/deploy.md); scripts/serve.sh turns its colours into the app's theme
 COPY assets assets
 COPY scripts/serve.sh scripts/serve.sh
 # bytecode compiled once here (the root filesystem is read-only at run time); /app/var is the only

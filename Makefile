@@ -43,7 +43,8 @@ install: $(VENV)/.installed
 install-dev: $(VENV)/.installed-dev $(TOOLS)/.installed
 
 run: install
-	$(BIN)/streamlit run server.py --server.port $(PORT) --server.headless true
+	$(BIN)/streamlit run server.py --server.port $(PORT) --server.headless true \
+	  $$(PYTHONPATH=. $(BIN)/python -m webui.reports.brand --theme-flags)
 
 lint: install-dev
 	$(BIN)/ruff check .

@@ -14,6 +14,7 @@ from webui.i18n import chrome_texts, labels
 from webui.i18n.money import CURRENCIES, MAX_RATE, MIN_RATE
 from webui.i18n.text import md_escape
 from webui.inputs import number_boxes
+from webui.reports.brand import brand_or_default
 from webui.session import keys, older_format, recomputed, share, storage, titles
 from webui.session import state as session
 
@@ -25,6 +26,8 @@ session.init()
 session.align_rate()  # the rate follows a change of model or display currency (before its widget)
 t = session.translator()
 chrome_texts.style(t)  # Streamlit's Stop button in the page's language
+brand = brand_or_default()  # assets/ or the deployment's folder (FABRIC_TCO_ASSETS); its colours: serve.sh
+st.logo(str(brand.logo_png_path), size="large")
 
 PAGES = [
     st.Page("app_pages/guided.py", title=t("guided.nav"), icon=":material/assistant_navigation:", url_path="guided"),
@@ -60,6 +63,8 @@ def _preset_label(pid: str) -> str:
 
 
 with st.sidebar:
+    if brand.company(t.lang) != t("app.title"):  # the shipped brand is the product itself: named once
+        st.markdown(f"**{md_escape(brand.company(t.lang))}**")
     st.markdown(f"### {t('app.title')}")
     st.caption(t("app.tagline"))
     shared = session.shared_view()

@@ -2,7 +2,7 @@
 # Production start: the same `streamlit run server.py` (app.py + the sign-in cookie routes) as
 # `make run`, with the hardening flags
 # (most are also in .streamlit/config.toml; repeated here so a stray config cannot turn them off).
-# Used by the Dockerfile's CMD and by the deployment tests. PORT / ADDRESS / PYTHON may be set.
+# Used by the Dockerfile's CMD and by the deployment tests. PORT / ADDRESS / PYTHON / FABRIC_TCO_ASSETS may be set.
 # runner.postScriptGC false: Streamlit's full gc.collect() after every run cost ~95 of ~110 ms CPU
 # per rerun here; Python's own generational GC still runs (bench/load_bench.py, docs/deploy.md).
 set -eu
@@ -15,7 +15,11 @@ case "${FORWARDED_ALLOW_IPS:-}" in
          "list the proxy's address(es) instead (docs/deploy.md, Hardening)" >&2
     exit 2 ;;
 esac
-exec "${PYTHON:-python}" -m streamlit run server.py \
+# the brand's colours as Streamlit's theme (assets/brand.yaml, or the folder FABRIC_TCO_ASSETS names):
+# a broken brand folder stops the start here, with the file and field named (set -e)
+THEME_FLAGS=$("${PYTHON:-python}" -m webui.reports.brand --theme-flags)
+# shellcheck disable=SC2086  # hex colours, checked by the brand loader: no spaces, no glob characters
+exec "${PYTHON:-python}" -m streamlit run server.py $THEME_FLAGS \
   --server.port "${PORT:-8501}" \
   --server.address "${ADDRESS:-0.0.0.0}" \
   --server.headless true \

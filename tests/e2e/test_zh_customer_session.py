@@ -150,8 +150,19 @@ def _pdf(page, tmp_path) -> None:
     charts = [p for p in pages if "网络" in p and "%" in p]
     assert len(charts) >= 2  # the summary and the chart pages name the fabrics' network in real characters
     flowing = _without_cited(" ".join(text.split()))
-    stray = {w: flowing[max(0, flowing.find(w) - 60):flowing.find(w) + 60] for w in latin_words(flowing)}
+    stray = {w: flowing[max(0, flowing.find(w) - 60):flowing.find(w) + 60]
+             for w in latin_words(flowing, _brand_words())}
     assert not stray, stray
+
+
+def _brand_words() -> set[str]:
+    """The Latin words a Chinese proposal carries as the brand's own: its contact (an e-mail address, a
+    web address) and the text of its logo, which is a picture of the company's mark."""
+    from webui.reports.brand import brand
+
+    b = brand()
+    logo = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", b.logo_svg_path.read_text(encoding="utf-8")))
+    return set(re.findall(r"[A-Za-z][A-Za-z0-9]*", " ".join((b.contact.email, b.contact.web, b.contact.phone, logo))))
 
 
 def _tables(page) -> None:

@@ -12,8 +12,8 @@ import pytest
 import costmodel
 from costmodel.catalog.loader import load_catalog
 from costmodel.scenario.changes import with_change
-from webui.i18n.money import Money
 from webui.i18n.translator import Translator
+from webui.reports.doc_money import DocumentMoney
 from webui.reports.html import CHART_H, FABRICS_PER_TABLE, report_html
 
 
@@ -30,13 +30,22 @@ def twelve() -> tuple[costmodel.Scenario, str]:
     return s, report_html(s, "zh", "seed-intro-32xA100", "CNY", 7.1)
 
 
-def test_the_summary_comes_first_and_names_the_cluster(twelve):
+def _at(doc: str, tag: str, text: str) -> int:
+    """Where the heading ``<tag …>text</tag>`` starts (headings carry the contents' anchors)."""
+    return re.search(rf"<{tag}[^>]*>{re.escape(text)}</{tag}>", doc).start()
+
+
+def test_the_cover_names_the_cluster_and_the_summary_comes_first(twelve):
     _, doc = twelve
     t = Translator("zh")
-    summary = doc[doc.index("<div class='summary'>"):doc.index(f"<h2>{t('pdf.charts')}</h2>")]
-    assert "<h1>64 × H100 · 500 亿参数 · 训练</h1>" in summary
-    assert "64 个节点 × 每节点 8 块 NVIDIA H100 80 GB SXM（共 512 块 GPU）· 模型 500 亿参数" in summary
-    assert t("pdf.summary") in summary and t("work.title") in summary and t("rpt.kpi_title") in summary
+    cover_page = doc[doc.index("<div class='cover'>"):doc.index("<div class='toc'>")]
+    assert "<p class='title'>64 × H100 · 500 亿参数 · 训练</p>" in cover_page
+    assert "64 个节点 × 每节点 8 块 NVIDIA H100 80 GB SXM（共 512 块 GPU）· 模型 500 亿参数" in cover_page
+    summary = doc[doc.index("<div class='summary'>"):_at(doc, "h2", t("prop.key_figures"))]
+    assert t("pdf.summary") in summary and "data-fig='0'" in summary  # the headline chart
+    figures = doc[_at(doc, "h2", t("prop.key_figures")):_at(doc, "h2", t("pdf.charts"))]
+    assert t("work.title") in figures and t("rpt.kpi_title") in figures
+    assert doc.index("<div class='toc'>") < doc.index("<div class='summary'>")
     assert "已修改" not in doc and "64.00" not in doc
 
 
@@ -46,13 +55,13 @@ def test_per_fabric_detail_is_an_appendix_after_the_disclaimer(twelve):
     appendix = doc.index("<div class='appendix'>")
     assert doc.index(t("pdf.disclaimer_title")) < appendix
     for heading in (t("bom.title"), t("pdf.cash_flows"), t("pdf.assumptions")):
-        assert doc.index(f"<h2>{heading}</h2>") > appendix, heading
+        assert _at(doc, "h2", heading) > appendix, heading
 
 
 def test_money_cells_never_wrap(twelve):
     s, doc = twelve
     res = costmodel.evaluate(s)
-    money = Money(res.currency, "CNY", 7.1, lang="zh")
+    money = DocumentMoney(res.currency, "CNY", 7.1, lang="zh")
     cells = dict((html.unescape(text), cls) for cls, text in re.findall(r"<td( class='[^']*')?>([^<]*)</td>", doc))
     for f in res.fabrics:
         for value in (money(f.npv), money(f.tco_total), money(f.delta_vs_baseline, signed=True)):
@@ -63,7 +72,7 @@ def test_money_cells_never_wrap(twelve):
 def test_defaults_are_one_table_per_six_fabrics_with_numbered_sources(twelve):
     s, doc = twelve
     t = Translator("zh")
-    section = doc[doc.index(f"<h2>{t('pdf.assumptions')}</h2>"):]
+    section = doc[_at(doc, "h2", t("pdf.assumptions")):]
     tables = section.count("<table>")
     assert tables == 1 + -(-len(s.fabrics) // FABRICS_PER_TABLE)  # the GPU's prices, then the fabrics
     sources = re.findall(r"<li>\[(\d+)\] ", section)
@@ -74,7 +83,8 @@ def test_defaults_are_one_table_per_six_fabrics_with_numbered_sources(twelve):
 
 def test_charts_grow_with_their_legends(twelve):
     _, doc = twelve
-    heights = [int(h) for h in re.findall(r"data-h='(\d+)'", doc)]
+    detail = r"data-fig='[1-9]\d*' data-h='(\d+)'"  # the charts section (the summary's headline is smaller)
+    heights = [int(h) for h in re.findall(detail, doc)]
     assert min(heights) >= CHART_H and max(heights) > CHART_H
-    few = [int(h) for h in re.findall(r"data-h='(\d+)'", report_html(_scenario(2), "en"))]
+    few = [int(h) for h in re.findall(detail, report_html(_scenario(2), "en"))]
     assert sum(few) < sum(heights[:len(few)]) and CHART_H in few

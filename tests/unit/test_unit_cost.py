@@ -140,14 +140,14 @@ def test_no_old_label_is_left():
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_pdf_shows_the_models_figures_under_the_cards_labels(lang):
-    from webui.i18n.money import Money
     from webui.i18n.translator import Translator
+    from webui.reports.doc_money import DocumentMoney
     from webui.reports.html import report_html
 
     s = _case3_with("tcp-400")
     res, t = costmodel.evaluate(s), Translator(lang)
     doc = report_html(s, lang)
-    money = Money(res.currency, res.currency, 1.0, lang=lang)
+    money = DocumentMoney(res.currency, res.currency, 1.0, lang=lang)  # the report's one way of writing money
     table = doc[doc.index(t("rpt.unit_title")):]
     for key in ("kpi.per_cluster_hour", "kpi.per_run", "kpi.per_mtok", "kpi.per_gpu_hour"):
         assert f"<th>{t(key)}</th>" in table, key

@@ -40,6 +40,21 @@ class Colors(BaseModel):
     accent: str = Field(pattern=HEX)
 
 
+class Fonts(BaseModel):
+    """The typefaces of the PDF: ``cjk`` (embedded for Chinese, from Debian's ``fonts-noto-cjk``, whose file
+    ``cjk_file`` names; nothing is downloaded) and ``latin``; CSS family names."""
+
+    model_config = ConfigDict(extra="forbid")
+    cjk: str = Field(default="Noto Sans CJK SC", min_length=1, max_length=80, pattern=r"^[A-Za-z0-9 ._-]+$")
+    cjk_file: str = Field(default="/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc", max_length=300)
+    latin: str = Field(default="Noto Sans", min_length=1, max_length=80, pattern=r"^[A-Za-z0-9 ._-]+$")
+
+    def css(self) -> str:
+        """The CSS ``font-family`` list: the brand's fonts first, then Debian's fallbacks."""
+        return ", ".join(f'"{f}"' for f in dict.fromkeys((self.cjk, self.latin, "Noto Sans CJK SC", "DejaVu Sans"))) \
+            + ", sans-serif"
+
+
 class Brand(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(min_length=1, max_length=120)
@@ -50,6 +65,7 @@ class Brand(BaseModel):
     footer_zh: str = Field(min_length=1, max_length=400)
     logo_svg: str
     logo_png: str
+    fonts: Fonts = Fonts()  # optional in brand.yaml: a brand folder written before it still loads
     folder: Path = Path(".")  # where the files are (set by the loader, not written in brand.yaml)
 
     @field_validator("logo_svg", "logo_png")
@@ -115,3 +131,42 @@ def _cached(folder: str) -> Brand:
 def brand() -> Brand:
     """The brand in force (cached per folder, so a changed ``$FABRIC_TCO_ASSETS`` takes effect)."""
     return _cached(str(assets_dir()))
+
+
+def brand_or_default() -> Brand:
+    """The brand in force, or the shipped one when the mounted folder is broken (the app still runs; the
+    server's start-up check, ``--theme-flags``, has already named the mistake)."""
+    try:
+        return brand()
+    except BrandError:
+        return _cached(str(DEFAULT_DIR))
+
+
+#: Streamlit's theme options (``.streamlit/config.toml`` ``[theme]``) and the brand colour each takes
+THEME = {"theme.primaryColor": "primary", "theme.linkColor": "primary"}
+
+
+def theme_flags(the_brand: Brand) -> list[str]:
+    """``streamlit run`` flags giving the app the brand's colours (hex values: no spaces, no quoting)."""
+    return [f"--{option}={getattr(the_brand.colors, colour)}" for option, colour in THEME.items()]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m webui.reports.brand --theme-flags``: the theme flags of the brand in force, for the
+    start script; a broken brand folder exits 2 with the field named (the server does not start)."""
+    import sys
+
+    args = sys.argv[1:] if argv is None else argv
+    if args != ["--theme-flags"]:
+        print("usage: python -m webui.reports.brand --theme-flags", file=sys.stderr)
+        return 2
+    try:
+        print(" ".join(theme_flags(brand())))
+    except BrandError as exc:
+        print(f"brand: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from webui.reports import pdf_pages
+
 
 class ChromiumGoneError(RuntimeError):
     """Chromium exited or closed its pipe."""
@@ -171,6 +173,18 @@ new Promise((resolve, reject) => {
 """
 
 A4_INCHES = (8.27, 11.7)  # ISO 216 A4, 210 mm × 297 mm, as Chromium's print dialog rounds it
+#: what a document may ask of the printer in ``window.__printOptions`` (its own HTML, never a user's):
+#: the running header and footer; ``toc: true`` also has its contents numbered (``window.__fillToc``)
+PRINT_OPTIONS = frozenset({"displayHeaderFooter", "headerTemplate", "footerTemplate"})
+
+
+def page_options(pipe: Pipe, session: str, timeout: float) -> dict:
+    """The document's ``window.__printOptions`` (a dictionary of strings and booleans), or {}."""
+    got = pipe.call("Runtime.evaluate", {"expression": "window.__printOptions ?? null", "returnByValue": True},
+                    session, timeout).get("result", {}).get("value")
+    if not isinstance(got, dict):
+        return {}
+    return {k: v for k, v in got.items() if isinstance(v, str | bool)}
 
 
 def print_pdf(chromium: Chromium, document: str, flag: str | None, timeout_ms: int,
@@ -205,10 +219,16 @@ def print_pdf(chromium: Chromium, document: str, flag: str | None, timeout_ms: i
         width, height = A4_INCHES
         if on_stage is not None:
             on_stage("printing")
-        data = pipe.call("Page.printToPDF", {"paperWidth": width, "paperHeight": height, "printBackground": True,
-                                             "marginTop": 0, "marginBottom": 0, "marginLeft": 0, "marginRight": 0},
-                         session, timeout)["data"]
-        return base64.b64decode(data)
+        options = page_options(pipe, session, timeout)
+        params = {"paperWidth": width, "paperHeight": height, "printBackground": True, "marginTop": 0,
+                  "marginBottom": 0, "marginLeft": 0, "marginRight": 0,
+                  **{k: v for k, v in options.items() if k in PRINT_OPTIONS}}
+        pdf = base64.b64decode(pipe.call("Page.printToPDF", params, session, timeout)["data"])
+        if options.get("toc") is True:  # the contents' page numbers: where the headings landed, then again
+            pages = json.dumps(pdf_pages.named_pages(pdf))
+            pipe.call("Runtime.evaluate", {"expression": f"window.__fillToc({pages})"}, session, timeout)
+            pdf = base64.b64decode(pipe.call("Page.printToPDF", params, session, timeout)["data"])
+        return pdf
     finally:
         try:
             pipe.call("Target.disposeBrowserContext", {"browserContextId": context}, timeout=10)

@@ -13,7 +13,6 @@ command line's one-off.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import functools
 import html
@@ -28,7 +27,7 @@ from costmodel.analysis import uncertainty
 from costmodel.analysis.timeline import cumulative
 from costmodel.analysis.work_risk import work_monte_carlo
 from costmodel.catalog.currency import shown_rate
-from costmodel.catalog.formatting import format_number, format_share, format_sig
+from costmodel.catalog.formatting import format_share, format_sig
 from costmodel.evidence.claims import check_preset
 from costmodel.pipeline.tco import CATEGORIES
 from costmodel.scenario import price_books
@@ -38,12 +37,15 @@ from webui.charts.costs import breakdown_bar, cumulative_cost, savings_waterfall
 from webui.charts.risk import mc_histogram, tornado_chart
 from webui.charts.scale import scale_chart
 from webui.i18n import labels
-from webui.i18n.durations import duration_text
 from webui.i18n.money import Money
 from webui.i18n.translator import Translator
+from webui.reports.brand import Brand, brand
+from webui.reports.doc_money import DocumentMoney
 from webui.reports.pdf_service import Printer
+from webui.reports.proposal import Proposal, brand_css, contents, cover, numbered, print_options
+from webui.reports.summary import HEADLINE_H, key_figures, summary_page
 from webui.reports.training import training_section
-from webui.sections import compare_notes, equal_work
+from webui.sections import compare_notes
 from webui.sections.bom import bom_section
 from webui.sections.fincarbon import fincarbon_section
 from webui.sections.reliability import reliability_section
@@ -55,12 +57,13 @@ from webui.session.titles import scenario_title
 FABRICS_PER_TABLE = 6  # fabric columns of one assumptions table (A4 portrait)
 CSS = """
 @page { size: A4; margin: 16mm 14mm; }
-body { font-family: "Noto Sans CJK SC", "Noto Sans", "DejaVu Sans", sans-serif; font-size: 10pt; color: #1F2933; }
+body { font-size: 10pt; color: #1F2933; }
 h1 { font-size: 20pt; margin: 0 0 4pt; } h2 { font-size: 14pt; margin: 14pt 0 6pt; border-bottom: 1px solid #ccd; }
 h3 { font-size: 11pt; margin: 10pt 0 4pt; }
 table { border-collapse: collapse; width: 100%; margin: 4pt 0 8pt; } td, th { border: 1px solid #d5dae0;
  padding: 2pt 4pt; font-size: 8.5pt; text-align: left; vertical-align: top; } th { background: #F3F6F9; }
-td.n { text-align: right; } td.nw { white-space: nowrap; } tr { break-inside: avoid; page-break-inside: avoid; }
+td.n { text-align: right; } td.nw, span.nw { white-space: nowrap; }
+tr { break-inside: avoid; page-break-inside: avoid; }
 .summary { page-break-after: always; } .summary h1 { font-size: 18pt; } .summary h2 { margin: 6pt 0 4pt; }
 .summary h3 { margin: 6pt 0 2pt; } .summary p { margin: 2pt 0; } .summary ul { margin: 2pt 0; }
 .summary td, .summary th { font-size: 7.5pt; padding: 1pt 3pt; } .summary table { margin: 2pt 0 4pt; }
@@ -68,7 +71,8 @@ td.n { text-align: right; } td.nw { white-space: nowrap; } tr { break-inside: av
 .sub { font-size: 13pt; margin: 0 0 4pt; } .setup { font-size: 11pt; font-weight: bold; margin: 2pt 0; }
 .appendix { page-break-before: always; } .muted { color: #667; } img { width: 100%; }
 .chart { page-break-inside: avoid; margin: 6pt 0; } .box { border: 1px solid #d5dae0; padding: 6pt 8pt; }
-ol.sources { padding-left: 0; list-style: none; font-size: 8pt; } ol.sources li { margin: 0 0 2pt; }
+ol.sources { padding-left: 0; list-style: none; font-size: 8pt; }
+ol.sources li { margin: 0 0 2pt; break-inside: avoid; }
 """
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -110,10 +114,8 @@ def _figures_script(figures: list) -> str:
 
 
 def _money(model_currency: str, currency: str, rate: float, lang: str) -> Money:
-    """The app's money formatter in ``lang`` (compact units follow the language where Money has them)."""
-    if "lang" in {f.name for f in dataclasses.fields(Money)}:
-        return Money(model_currency, currency, rate, lang=lang)
-    return Money(model_currency, currency, rate)
+    """The document's money formatter in ``lang``: one form per amount throughout (:mod:`.doc_money`)."""
+    return DocumentMoney(model_currency, currency, rate, lang=lang)
 
 
 _UNITS = r"%|万|亿|k|M|B|×|个月|天|周|年|days?|weeks?|months?|years?"  # a share, a multiple, money, a duration
@@ -123,6 +125,20 @@ _NUMBER = re.compile(rf"[−+\-]?\s?[¥$€]?\d[\d,.]*\s?(?:{_UNITS})?(?:\s\[\d+
 def _one_number(text: str) -> bool:
     """Whether a cell reads as one number (−¥317,340,664; 8.3 %; ¥852 [3]; 3.6 个月): it must never wrap."""
     return len(text) <= 32 and _NUMBER.fullmatch(text.strip()) is not None
+
+
+_AMOUNT = re.compile(r"[−+]?[¥$€]\d[\d,.]* (?:万|亿|M)(?![^<>]*>)")  # in text, not inside a tag
+
+
+def _unbroken_amounts(body: str) -> str:
+    """``body`` with every compact amount in running text (``+¥27.92 万``, ``$3.05 M``) kept on one line
+    (an amount that is a whole table cell has the cell's own ``nw``)."""
+
+    def keep(m: re.Match) -> str:
+        whole = body[m.start() - 1:m.start()] == ">" and body[m.end():m.end() + 1] == "<"
+        return m.group(0) if whole else f"<span class='nw'>{m.group(0)}</span>"
+
+    return _AMOUNT.sub(keep, body)
 
 
 def _table(header: list[str], rows: list[list[str]], numeric_from: int = 1, text_after: int | None = None,
@@ -153,15 +169,19 @@ def _source(t: Translator, cat, qty, book_label: str) -> str:
 
 
 def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
-                currency: str | None = None, rate: float = 1.0, title: str | None = None) -> str:
+                currency: str | None = None, rate: float = 1.0, title: str | None = None,
+                proposal: Proposal | None = None, the_brand: Brand | None = None) -> str:
     """The report as one HTML document; money converted to ``currency`` at ``rate`` (display units
-    per price-book unit) everywhere, the sources table included. ``title`` defaults to the
-    scenario's display title (:func:`webui.session.titles.scenario_title`).
+    per price-book unit) everywhere, the sources table included, written one way (:mod:`.doc_money`).
+    ``title`` defaults to the scenario's display title (:func:`webui.session.titles.scenario_title`);
+    ``proposal`` (default: what the scenario carries) fills the cover; ``the_brand`` defaults to ``assets/``.
 
-    The executive summary comes first, on the first page with the title, the cluster and the model;
-    then charts and tables of one row per fabric; the detail per fabric (bill of materials, yearly
-    cash flows, defaults with their sources) is an appendix, so pages grow slowly with fabrics."""
+    A proposal: the branded cover (the title, the cluster and the model, the quote's fields), the
+    contents, the executive summary on one page with the headline chart, the key figures, then charts
+    and tables of one row per fabric; the detail per fabric (bill of materials, yearly cash flows,
+    defaults with their sources) is an appendix, so pages grow slowly with fabrics."""
     t = Translator(lang)
+    the_brand = the_brand or brand()
     res = costmodel.evaluate(scenario)
     cur, rate = shown_rate(res.currency, currency, rate)
     title = title or scenario_title(scenario, preset_id if preset_id in list_presets() else share.BLANK, t)
@@ -178,11 +198,19 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     fx_note = "" if cur == res.currency else f" (1 {res.currency} = {rate:g} {cur})"
     resale_note = (f"<p class='muted'>{e(t('rpt.resale_note', year=h, share=format_share(residual, 0)))}</p>"
                    if residual > 0 and h > 0 else "")
-    parts = [f"<html><head><meta charset='utf-8'><title>{e(title)}</title><style>{CSS}</style></head><body>",
-             _summary_page(t, scenario, res, title, names, conv, book_label, cur, fx_note)]
+    setup = t("rpt.setup", setup=model_titles.setup_line(scenario, t.lang))
+    book_line = t("prop.basis", book=book_label, currency=cur) + fx_note  # the date: the cover's own line
+    head = (f"<html><head><meta charset='utf-8'><title>{e(title)}</title>"
+            f"<style>{CSS}{brand_css(the_brand)}</style>{print_options(t, the_brand, title)}</head><body>"
+            + cover(t, the_brand, title, [setup, book_line], proposal or Proposal.of_scenario(scenario),
+                    dt.date.today()))
+    headline = breakdown_bar(res, labels.chart_labels(t), conv.display.short, rate)
+    parts = [summary_page(t, res, names, conv, _table, _chart_img(0, headline, HEADLINE_H)),
+             key_figures(t, res, names, conv, _table)]
     drawn = uncertainty.sample(scenario, REPORT_DRAWS, REPORT_SEED)  # one sample: the histogram and the same-work table
     charts_html, figures = _charts(t, scenario, res, names, conv, rate, resale_note, drawn)
     parts.append(charts_html)
+    figures = [headline, *figures]
     parts.append(training_section(t, scenario, res, names, _table))
     parts.append(rent_section(t, scenario, res, names, _table, conv))  # own vs rent
     parts.append(reliability_section(t, res, names, _table))
@@ -207,61 +235,8 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     parts.append(_cash_flows(t, res, names, conv, resale_note))
     parts.append(_assumptions(t, scenario, cat, names, conv, book_label, fx_note if cur != res.currency else ""))
     parts.append("</div>")
-    parts.append(_figures_script(figures))
-    parts.append("</body></html>")
-    return "".join(parts)
-
-
-def _summary_page(t: Translator, scenario, res, title: str, names: dict, conv: Money, book_label: str, cur: str,
-                  fx_note: str) -> str:
-    """The first page: the title, what the cluster is, the executive summary, the same-work headline and
-    every fabric's figures on the cluster entered."""
-    e = html.escape
-    rec = res.recommendation
-    base, best = res.fabric(res.baseline), res.fabric(rec.cost_optimal)
-    h = res.horizon_years
-    parts = [f"<div class='summary'><h1>{e(title)}</h1><p class='sub'>{e(t('pdf.title'))}</p>"
-             f"<p class='setup'>{e(t('rpt.setup', setup=model_titles.setup_line(scenario, t.lang)))}</p>"
-             f"<p class='muted'>{e(t('pdf.cover', date=dt.date.today().isoformat(), book=book_label, currency=cur))}"
-             f"{e(fx_note)}</p>"]
-    parts.append(f"<h2>{e(t('pdf.summary'))}</h2><div class='box'>")
-    parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=conv(best.delta_vs_baseline, signed=True), base=names[base.id], years=h, days=format_number(best.metrics['run_days'], 1), payback=duration_text(t, best.payback_years)))}</p>")  # noqa: E501
-    parts.append(f"<p>{e(t('pdf.rule_vs_cost', rule=names.get(rec.rule, '—') if rec.rule else '—', best=names[best.id]))}</p>")  # noqa: E501
-    parts.append(f"<p>{e(compare_notes.picks_sentence(t, conv, res, names))}</p>")
-    parts.append("<ul>" + "".join(f"<li>{e(labels.reason(t, rc, conv))}</li>"
-                                  for rc in rec.reason_codes) + "</ul></div>")
-    if res.equal_work is not None:  # the headline: the same work, each fabric sized to deliver it
-        work = equal_work.rows(t, conv, res, names)
-        parts.append(f"<h3>{e(t('work.title'))}</h3><p class='muted'>{e(equal_work.plan_text(t, res))}</p>")
-        parts.append(_table(list(work[0]), [list(r.values()) for r in work]))
-        parts.append(f"<p class='muted'>{e(t('work.note', nodes=format_number(res.nodes, 0)))}</p>")
-    rows = [[names[f.id], conv(f.tco_total), conv(f.delta_vs_baseline, signed=True), conv(f.npv),
-             duration_text(t, f.payback_years, short=True),
-             format_number(f.metrics["run_days"], 1), format_share(f.metrics["gpu_utilization"]),
-             format_number(f.metrics["interruptions_per_year"], 1), format_share(f.metrics["cpu_overhead_share"], 2)]
-            for f in res.fabrics]
-    parts.append(f"<h3>{e(t('rpt.kpi_title'))}</h3>")
-    parts.append(_table([t("spec.fabric"), t("kpi.tco", years=h), t("chart.delta_vs_baseline"),
-                         t("kpi.npv"), t("kpi.payback"), t("kpi.run_days"), t("kpi.gpu_util"),
-                         t("kpi.interruptions"), t("kpi.cpu")], rows))
-    # why more nodes slow a communication-bound run: after the table, so every fabric's row stays on page 1
-    parts.extend(f"<p>{e(line)}</p>" for line in compare_notes.slowdown_lines(t, res, names))
-    parts.append(_unit_costs(t, conv, res, names))
-    return "".join(parts) + "</div>"
-
-
-def _unit_costs(t: Translator, conv: Money, res, names: dict) -> str:
-    """What one run costs on the cluster entered (the cards' figures): runs per year as scheduled and at
-    most, the cost of a cluster-hour of training, of a run, of a million tokens, of a useful GPU-hour."""
-    head = [t("spec.fabric"), t("kpi.runs_year"), t("kpi.max_runs"), t("kpi.per_cluster_hour"), t("kpi.per_run"),
-            t("kpi.per_mtok"), t("kpi.per_gpu_hour")]
-    rows = [[names[f.id], format_number(f.metrics["runs_per_year"], 1),
-             format_number(f.always_busy["runs_per_year"], 1) if f.always_busy else "—",
-             conv.short(f.metrics["cost_per_cluster_hour"]), conv.short(f.metrics["cost_per_run"]),
-             conv(f.metrics["cost_per_mtok"], digits=2), conv(f.metrics["cost_per_useful_gpu_hour"], digits=2)]
-            for f in res.fabrics]
-    return (f"<h3>{html.escape(t('rpt.unit_title'))}</h3>{_table(head, rows)}"
-            f"<p class='muted'>{html.escape(t('rpt.unit_note'))}</p>")
+    body, entries = numbered(_unbroken_amounts("".join(parts)))
+    return "".join([head, contents(t, entries), body, _figures_script(figures), "</body></html>"])
 
 
 def _charts(t: Translator, scenario, res, names: dict, conv: Money, rate: float, resale_note: str,
@@ -277,8 +252,7 @@ def _charts(t: Translator, scenario, res, names: dict, conv: Money, rate: float,
     cross_head, cross_rows = compare_notes.crossing_table(t, conv, cum, names)
     cross_note = (f"<p class='muted'>{e(t('crossings.title'))}</p>" + _table(cross_head, cross_rows)
                   if cross_rows else "")
-    figs = [
-        (breakdown_bar(res, L, show, rate), ""),
+    figs = [  # the TCO by category is the summary's headline chart
         (cumulative_cost(cum.months, cum.curves, cum.crossings, names, fams, L, show, rate),
          resale_note + cross_note),
         (savings_waterfall(base.breakdown, best.breakdown, names[base.id], names[best.id], L, show, rate,
@@ -292,9 +266,13 @@ def _charts(t: Translator, scenario, res, names: dict, conv: Money, rate: float,
     mc = costmodel.monte_carlo(scenario, drawn=drawn)
     figs.append((mc_histogram(mc.tco, list(mc.fabric_ids), names, fams, mc.summary(), L, show, rate), ""))
     shown = [(fig, note) for fig, note in figs if fig is not None]
-    body = "".join(f"<div class='chart'><img data-fig='{i}' data-h='{_chart_height(fig)}' alt=''>{note}</div>"
-                   for i, (fig, note) in enumerate(shown))
+    body = "".join(_chart_img(i, fig, _chart_height(fig), note) for i, (fig, note) in enumerate(shown, start=1))
     return f"<h2>{e(t('pdf.charts'))}</h2>{body}", [fig for fig, _ in shown]
+
+
+def _chart_img(index: int, fig, height: int, note: str = "") -> str:
+    """The image the ``index``-th figure is drawn into (``height`` px tall before scaling), then ``note``."""
+    return f"<div class='chart'><img data-fig='{index}' data-h='{height}' alt=''>{note}</div>"
 
 
 def _chart_height(fig) -> int:
@@ -370,10 +348,11 @@ def _sweep_nodes():
 
 
 def report_pdf(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
-               currency: str | None = None, rate: float = 1.0, title: str | None = None) -> bytes:
+               currency: str | None = None, rate: float = 1.0, title: str | None = None,
+               proposal: Proposal | None = None) -> bytes:
     """The report as PDF bytes (A4), printed by a Chromium started for this call (the command line;
     the app prints through :mod:`webui.reports.pdf_service`, which keeps one Chromium per process)."""
 
-    document = report_html(scenario, lang, preset_id, currency, rate, title)
+    document = report_html(scenario, lang, preset_id, currency, rate, title, proposal)
     with Printer() as printer:
         return printer.print(document)
