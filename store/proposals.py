@@ -231,7 +231,7 @@ def _proposal(row) -> Proposal:
 
 
 def create_proposal(db: Store, owner: str | None, author_name: str, version: VersionInfo, customer: str,
-                    project: str, valid_until: dt.date, request_id: str | None = None,
+                    project: str, valid_until: dt.date | None, request_id: str | None = None,
                     now: float | None = None) -> Proposal:
     """Number a saved scenario version (one of the owner's) as a quote for ``customer``'s ``project``.
 
@@ -241,7 +241,9 @@ def create_proposal(db: Store, owner: str | None, author_name: str, version: Ver
     owner = _require(owner)
     texts = {"customer": (customer or "").strip(), "project": (project or "").strip()}
     errors = {k: err for k, v in texts.items() if (err := _text_error(v, 200))}
-    if valid_until < dt.datetime.now(dt.UTC).date():
+    if not isinstance(valid_until, dt.date):
+        errors["valid_until"] = "blank"
+    elif valid_until < dt.datetime.now(dt.UTC).date():
         errors["valid_until"] = "in_past"
     if errors:
         raise InvalidRequest(errors)

@@ -42,6 +42,7 @@ from webui.i18n.durations import duration_text
 from webui.i18n.money import Money
 from webui.i18n.translator import Translator
 from webui.reports.pdf_service import Printer
+from webui.reports.proposal_cover import cover_lines
 from webui.reports.training import training_section
 from webui.sections import compare_notes, equal_work
 from webui.sections.bom import bom_section
@@ -153,10 +154,11 @@ def _source(t: Translator, cat, qty, book_label: str) -> str:
 
 
 def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
-                currency: str | None = None, rate: float = 1.0, title: str | None = None) -> str:
+                currency: str | None = None, rate: float = 1.0, title: str | None = None, proposal=None) -> str:
     """The report as one HTML document; money converted to ``currency`` at ``rate`` (display units
     per price-book unit) everywhere, the sources table included. ``title`` defaults to the
-    scenario's display title (:func:`webui.session.titles.scenario_title`).
+    scenario's display title (:func:`webui.session.titles.scenario_title`); ``proposal`` (a numbered
+    quote, :class:`store.proposals.Proposal`) puts its number, customer, project, validity and author on the cover.
 
     The executive summary comes first, on the first page with the title, the cluster and the model;
     then charts and tables of one row per fabric; the detail per fabric (bill of materials, yearly
@@ -179,7 +181,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     resale_note = (f"<p class='muted'>{e(t('rpt.resale_note', year=h, share=format_share(residual, 0)))}</p>"
                    if residual > 0 and h > 0 else "")
     parts = [f"<html><head><meta charset='utf-8'><title>{e(title)}</title><style>{CSS}</style></head><body>",
-             _summary_page(t, scenario, res, title, names, conv, book_label, cur, fx_note)]
+             _summary_page(t, scenario, res, title, names, conv, book_label, cur, fx_note, proposal)]
     drawn = uncertainty.sample(scenario, REPORT_DRAWS, REPORT_SEED)  # one sample: the histogram and the same-work table
     charts_html, figures = _charts(t, scenario, res, names, conv, rate, resale_note, drawn)
     parts.append(charts_html)
@@ -213,7 +215,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
 
 
 def _summary_page(t: Translator, scenario, res, title: str, names: dict, conv: Money, book_label: str, cur: str,
-                  fx_note: str) -> str:
+                  fx_note: str, proposal=None) -> str:
     """The first page: the title, what the cluster is, the executive summary, the same-work headline and
     every fabric's figures on the cluster entered."""
     e = html.escape
@@ -223,7 +225,7 @@ def _summary_page(t: Translator, scenario, res, title: str, names: dict, conv: M
     parts = [f"<div class='summary'><h1>{e(title)}</h1><p class='sub'>{e(t('pdf.title'))}</p>"
              f"<p class='setup'>{e(t('rpt.setup', setup=model_titles.setup_line(scenario, t.lang)))}</p>"
              f"<p class='muted'>{e(t('pdf.cover', date=dt.date.today().isoformat(), book=book_label, currency=cur))}"
-             f"{e(fx_note)}</p>"]
+             f"{e(fx_note)}</p>", cover_lines(t, proposal)]
     parts.append(f"<h2>{e(t('pdf.summary'))}</h2><div class='box'>")
     parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=conv(best.delta_vs_baseline, signed=True), base=names[base.id], years=h, days=format_number(best.metrics['run_days'], 1), payback=duration_text(t, best.payback_years)))}</p>")  # noqa: E501
     parts.append(f"<p>{e(t('pdf.rule_vs_cost', rule=names.get(rec.rule, '—') if rec.rule else '—', best=names[best.id]))}</p>")  # noqa: E501
