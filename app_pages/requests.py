@@ -97,7 +97,7 @@ with st.container(border=True):
     else:  # a table shows cells as plain text: nothing a customer typed is read as Markdown or HTML
         st.dataframe(pd.DataFrame([{
             t("handoff.col_received"): _when(r.created_at), t("handoff.company"): r.company,
-            t("handoff.name"): r.name, t("handoff.contact"): r.contact, t("handoff.note"): r.note,
+            t("handoff.col_name"): r.name, t("handoff.contact"): r.contact, t("handoff.col_note"): r.note,
             t("handoff.col_scenario"): r.scenario_name, t("handoff.col_quotes"): ", ".join(made_from.get(r.id, []))}
             for r in requests]), hide_index=True, width="stretch")
         by_id = {r.id: r for r in requests}

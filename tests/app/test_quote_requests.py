@@ -47,10 +47,10 @@ def _ask(at, lang: str = "en", **fields):
     return at
 
 
-def _sign_in(at):
+def _sign_in(at, lang: str = "en"):
     at.text_input(key="auth_user").input("carol")
     at.text_input(key="auth_pw").input(PASSWORD)
-    at.button(key="FormSubmitter:auth_form-" + catalog("en")["auth.submit"]).click().run()
+    at.button(key="FormSubmitter:auth_form-" + catalog(lang)["auth.submit"]).click().run()
     assert not at.exception, [e.message for e in at.exception]
     return at
 
@@ -127,3 +127,33 @@ def test_the_pdf_cover_carries_the_numbered_quote():
                            ("cover_valid", "2027-01-31"), ("cover_author", "carol")):
             assert f"<th>{t(f'handoff.{key}')}</th><td>{value}</td>" in cover
     assert "FT-2026" not in report_html(Scenario(name="Pod"), "en")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_reopened_quote_shows_its_pinned_figures_beside_the_current_models(db, lang):
+    """A quote priced by an older model (its pinned TCO differs) reopens at its pinned version and says both."""
+    from costmodel.scenario.schema import Scenario
+    from store.repository import canonical_json
+    from store.tables import proposals as table
+
+    version = db.save_scenario("local:carol", Scenario(name="Pinned pod"))
+    made = proposals.create_proposal(db, "local:carol", "carol", version, "Delta", "Pod",
+                                     proposals.default_valid_until())
+    db.save_scenario("local:carol", Scenario(name="Pinned pod", cluster={"nodes": 300}), version.scenario_id)
+    fabric = next(iter(made.summary["fabrics"]))
+    older = {**made.summary, "fabrics": {**made.summary["fabrics"], fabric: {"tco_total": 1234.0, "run_days": None}}}
+    with db.engine.begin() as conn:
+        conn.execute(table.update().where(table.c.number == made.number).values(summary=canonical_json(older)))
+    t = Translator(lang)
+    at = go(_sign_in(open_page("scenarios", lang=lang, cur="USD"), lang), "requests")
+    at.selectbox(key="pq_quote").set_value(made.number).run()
+    at.button(key="pq_reopen").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    from webui.session import state
+
+    assert at.session_state[state.KEY_SCENARIO] == Scenario(name="Pinned pod")  # the pinned version, not the newer
+    notice = "\n".join(w.value for w in at.warning)
+    assert t("handoff.pinned_title", number=made.number) in notice
+    assert t("fmtv.tco", fabric="", was="", now="").split("{")[0][:8] in notice and "1,234" in notice
+    assert any(t("handoff.current", number=made.number, customer="Delta", project="Pod",
+                 valid_until=made.valid_until) in c.value for c in at.caption)
