@@ -46,16 +46,17 @@ def _open_request(key: str) -> None:
     session.replace(req.scenario(), share.BLANK)
     storage.set_origin(None)
     st.session_state[proposal.KEY_REQUEST] = req.id
+    st.session_state.pop(proposal.KEY_CHANGES, None)
     notices.flash("success", t("handoff.opened", company=md_escape(req.company)))
 
 
 @storage.as_owner(owner)
 def _make(request_id: str | None, suffix: str) -> None:
-    get = st.session_state.get
+    fields = [st.session_state.get(f"pq_{name}{suffix}", "") for name in ("customer", "project", "valid")]
     try:
+        proposals.check_proposal(*fields)  # before the save: a refused quote leaves no version behind
         version = db.save_scenario(owner, session.scenario(), note="numbered quote")
-        made = proposals.create_proposal(db, owner, storage.display_name(), version, get(f"pq_customer{suffix}", ""),
-                                         get(f"pq_project{suffix}", ""), get(f"pq_valid{suffix}"), request_id)
+        made = proposals.create_proposal(db, owner, storage.display_name(), version, *fields, request_id)
     except proposals.InvalidRequest as err:
         st.session_state[KEY_ERRORS] = err.errors
         return

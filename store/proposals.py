@@ -230,15 +230,9 @@ def _proposal(row) -> Proposal:
                     row.scenario_id, row.version, row.format, row.price_book, _loads(row.summary), row.request_id)
 
 
-def create_proposal(db: Store, owner: str | None, author_name: str, version: VersionInfo, customer: str,
-                    project: str, valid_until: dt.date | None, request_id: str | None = None,
-                    now: float | None = None) -> Proposal:
-    """Number a saved scenario version (one of the owner's) as a quote for ``customer``'s ``project``.
-
-    The number's counter is the row's key, allocated by the database inside the write transaction, so
-    parallel saves on any replica never share a number. Refused: blank or overlong texts, a validity
-    before today (:class:`InvalidRequest`), a version of another owner (:class:`NotFound`)."""
-    owner = _require(owner)
+def check_proposal(customer: str, project: str, valid_until: dt.date | None) -> dict[str, str]:
+    """The customer and project stripped, or :class:`InvalidRequest` naming each refused field (blank,
+    overlong or not plain text; a validity missing or before today)."""
     texts = {"customer": (customer or "").strip(), "project": (project or "").strip()}
     errors = {k: err for k, v in texts.items() if (err := _text_error(v, 200))}
     if not isinstance(valid_until, dt.date):
@@ -247,6 +241,19 @@ def create_proposal(db: Store, owner: str | None, author_name: str, version: Ver
         errors["valid_until"] = "in_past"
     if errors:
         raise InvalidRequest(errors)
+    return texts
+
+
+def create_proposal(db: Store, owner: str | None, author_name: str, version: VersionInfo, customer: str,
+                    project: str, valid_until: dt.date | None, request_id: str | None = None,
+                    now: float | None = None) -> Proposal:
+    """Number a saved scenario version (one of the owner's) as a quote for ``customer``'s ``project``.
+
+    The number's counter is the row's key, allocated by the database inside the write transaction, so
+    parallel saves on any replica never share a number. Refused: what :func:`check_proposal` refuses, a
+    version of another owner (:class:`NotFound`)."""
+    owner = _require(owner)
+    texts = check_proposal(customer, project, valid_until)
     pinned = db.load(owner, version.scenario_id, version.version)  # the owner's, as stored
     at = time.time() if now is None else now
     pin = _price_book_pin(pinned.scenario())
@@ -266,20 +273,22 @@ def create_proposal(db: Store, owner: str | None, author_name: str, version: Ver
 
 
 def list_proposals(db: Store, owner: str | None, limit: int = 200) -> list[Proposal]:
-    """The newest numbered quotes of every sales engineer (sales engineers only)."""
-    _require(owner)
+    """The owner's newest numbered quotes (their scenarios may carry the owner's negotiated prices)."""
+    owner = _require(owner)
     with db._read() as conn:
-        rows = conn.execute(sa.select(proposals).order_by(proposals.c.seq.desc()).limit(limit)).all()
+        rows = conn.execute(sa.select(proposals).where(proposals.c.author == owner)
+                            .order_by(proposals.c.seq.desc()).limit(limit)).all()
     return [_proposal(r) for r in rows]
 
 
 def open_proposal(db: Store, owner: str | None, number: str) -> tuple[Proposal, VersionInfo]:
-    """A numbered quote and the scenario version it pins (sales engineers only; any author's quote)."""
-    _require(owner)
+    """One of the owner's numbered quotes and the scenario version it pins (another's: :class:`NotFound`)."""
+    owner = _require(owner)
     if not isinstance(number, str) or not _NUMBER.match(number):
         raise NotFound("no such quote", "link_not_valid")
     with db._read() as conn:
-        row = conn.execute(sa.select(proposals).where(proposals.c.number == number)).first()
+        row = conn.execute(sa.select(proposals).where(proposals.c.number == number,
+                                                      proposals.c.author == owner)).first()
         if row is None:
             raise NotFound("no such quote", "link_not_valid")
         info = Store._version(conn, row.scenario_id, row.version)
@@ -288,7 +297,7 @@ def open_proposal(db: Store, owner: str | None, number: str) -> tuple[Proposal, 
 
 
 def proposals_of_requests(db: Store, owner: str | None) -> dict[str, list[str]]:
-    """Request id → the numbers of the quotes made from it (sales engineers only)."""
+    """Request id → the numbers of the quotes any sales engineer made from it (sales engineers only)."""
     _require(owner)
     with db._read() as conn:
         rows = conn.execute(sa.select(proposals.c.request_id, proposals.c.number)

@@ -157,3 +157,15 @@ def test_a_reopened_quote_shows_its_pinned_figures_beside_the_current_models(db,
     assert t("fmtv.tco", fabric="", was="", now="").split("{")[0][:8] in notice and "1,234" in notice
     assert any(t("handoff.current", number=made.number, customer="Delta", project="Pod",
                  valid_until=made.valid_until) in c.value for c in at.caption)
+
+
+def test_a_refused_numbered_quote_names_its_field_and_saves_nothing(db):
+    at = go(_sign_in(open_page("scenarios", cur="USD")), "requests")
+    before = len(db.list_scenarios("local:carol"))
+    at.text_input(key="pq_customer").input("  ")
+    at.button(key="FormSubmitter:pq_make-" + catalog("en")["handoff.make"]).click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    t = Translator("en")
+    assert any(t("handoff.field_error", field=t("handoff.customer"), reason=t("handoff.reason.blank")) in e.value
+               for e in at.error)
+    assert len(db.list_scenarios("local:carol")) == before

@@ -147,7 +147,9 @@ def test_a_quote_pins_its_version_and_shows_pinned_and_current_figures(db):
     made = _quote(db)
     assert made.price_book.startswith("public@") and made.author_name == "alice"
     db.save_scenario(ALICE, Scenario(name="Acme pod", cluster={"nodes": 200}), made.scenario_id)  # edited later
-    found, info = proposals.open_proposal(db, BOB, made.number)  # any sales engineer may reopen it
+    with pytest.raises(store.NotFound):  # its scenario may carry the author's negotiated prices
+        proposals.open_proposal(db, BOB, made.number)
+    found, info = proposals.open_proposal(db, ALICE, made.number)
     assert found == made and info.version == 1 and info.scenario() == Scenario(name="Acme pod")
     assert found.recomputed(info.scenario()) == []  # same model: the same figures
     pinned = dict(found.summary)
@@ -156,7 +158,7 @@ def test_a_quote_pins_its_version_and_shows_pinned_and_current_figures(db):
     with db.engine.begin() as conn:  # as if an older model had priced it
         conn.execute(proposals_table.update().where(proposals_table.c.number == made.number)
                      .values(summary=store.repository.canonical_json(pinned)))
-    older, info = proposals.open_proposal(db, BOB, made.number)
+    older, info = proposals.open_proposal(db, ALICE, made.number)
     changes = older.recomputed(info.scenario())
     assert [(c.fabric, c.metric, c.was) for c in changes] == [(fabric, "tco_total", 1.0)]
     assert changes[0].now == pytest.approx(made.summary["fabrics"][fabric]["tco_total"])
@@ -182,4 +184,6 @@ def test_quotes_made_from_a_request_are_listed_with_it(db):
     req = proposals.submit_request(db, Scenario(), **ASK, browser="b1")
     first, second = _quote(db, request_id=req.id), _quote(db, BOB)
     assert proposals.proposals_of_requests(db, ALICE) == {req.id: [first.number]}
-    assert [p.number for p in proposals.list_proposals(db, ALICE)] == [second.number, first.number]
+    third = _quote(db)
+    assert [p.number for p in proposals.list_proposals(db, ALICE)] == [third.number, first.number]
+    assert [p.number for p in proposals.list_proposals(db, BOB)] == [second.number]
