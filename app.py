@@ -45,6 +45,8 @@ PAGES = [
 if storage.owner() is not None:  # customers never see price books, not even the page's name
     PAGES.append(st.Page("app_pages/price_books.py", title=t("nav.price_books"), icon=":material/sell:",
                          url_path="price-books"))
+    PAGES.append(st.Page("app_pages/requests.py", title=t("handoff.nav"), icon=":material/request_quote:",
+                         url_path="requests"))
 pg = st.navigation(PAGES)
 notice = session.moved_notice(t)  # a language switch put in the new language's defaults: say what
 if notice:

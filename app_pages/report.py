@@ -25,8 +25,9 @@ from costmodel.exports.csv import csv_bytes, results_csv, yearly_csv
 from costmodel.exports.workbook import workbook_bytes
 from webui import compute
 from webui.i18n.text import md_escape
+from webui.panels.quote_request import request_form
 from webui.reports import pdf_service
-from webui.session import quote, storage
+from webui.session import proposal, quote, storage
 from webui.session import state as session
 from webui.session.titles import file_stem, scenario_title
 
@@ -45,7 +46,9 @@ title = scenario_title(scenario, preset_id, t)
 stem = file_stem(title)
 model_currency = costmodel.catalog.loader.load_catalog().price_book(scenario.price_book).currency
 fx = "" if currency == model_currency else f" (1 {model_currency} = {rate:g} {currency})"
-pdf_key = hashlib.sha256(f"{scenario.model_dump_json()}|{lang}|{currency}|{rate!r}|{title}".encode()).hexdigest()
+numbered = proposal.current_proposal()  # a numbered quote of this very scenario (sales engineers only)
+pdf_key = hashlib.sha256(f"{scenario.model_dump_json()}|{lang}|{currency}|{rate!r}|{title}|{numbered}"
+                         .encode()).hexdigest()
 service = pdf_service.service()
 ctx = get_script_run_ctx()
 session_id = ctx.session_id if ctx is not None else "local"
@@ -54,12 +57,17 @@ st.title(t("report.title"))
 st.caption(t("rpt.intro", name=md_escape(title), currency=currency, fx=fx))
 if quote.hidden(session.scenario()):
     st.info(t("quote.export_list"), icon="🔒")
+if numbered is not None:
+    st.info(t("handoff.report_note", number=numbered.number, customer=md_escape(numbered.customer)),
+            icon=":material/request_quote:")
+elif storage.owner() is not None and st.session_state.get(proposal.KEY):
+    st.caption(t("handoff.stale", number=st.session_state[proposal.KEY]["proposal"]["number"]))
 
 
-def _build_pdf(s=scenario, lg=lang, p=preset_id, c=currency, r=rate, ti=title) -> str:
+def _build_pdf(s=scenario, lg=lang, p=preset_id, c=currency, r=rate, ti=title, q=numbered) -> str:
     from webui.reports.html import report_html
 
-    return report_html(s, lg, p, c, r, ti)
+    return report_html(s, lg, p, c, r, ti, proposal=q)
 
 
 def _prepare() -> None:
@@ -199,3 +207,5 @@ with c3, st.container(border=True):
     st.caption(t("report.yearly_csv_help"))
     st.download_button(t("report.download"), yearly, file_name=f"{stem}-yearly.csv", mime="text/csv",
                        key="dl_yearly", icon=":material/download:", on_click="ignore")
+if storage.owner() is None:  # a customer's hand-off to sales
+    request_form(t)

@@ -77,3 +77,36 @@ web_sessions = sa.Table(  # a signed-in browser: the server side of the HttpOnly
     sa.Column("expires_at", sa.Float, nullable=False),
     sa.Column("revoked_at", sa.Float, nullable=True),
 )
+
+quote_requests = sa.Table(  # a customer's "request a quote": contact details and a public copy of the scenario
+    "quote_requests", metadata,
+    sa.Column("id", ID, primary_key=True),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("company", sa.String(200), nullable=False),
+    sa.Column("contact", sa.String(200), nullable=False),  # an e-mail address or a phone number
+    sa.Column("note", sa.String(1000), nullable=False),
+    sa.Column("lang", sa.String(8), nullable=False),  # the customer's page language
+    sa.Column("scenario_name", sa.String(200), nullable=False),
+    sa.Column("document", sa.Text, nullable=False),  # the scenario at public list prices (never a quote's)
+    sa.Column("format", sa.Integer, nullable=False),
+    sa.Column("summary", sa.Text, nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False, index=True),
+)
+
+proposals = sa.Table(  # a numbered quote: a scenario version pinned with its customer, project and validity
+    "proposals", metadata,
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=True),  # allocated by the database
+    sa.Column("number", sa.String(32), nullable=True, unique=True),  # "<prefix>-<year>-<seq>", set in its transaction
+    sa.Column("scenario_id", ID, sa.ForeignKey("scenarios.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("format", sa.Integer, nullable=False),
+    sa.Column("price_book", sa.String(200), nullable=False),  # "<book id>@<as_of>" (+ "+<custom book id>")
+    sa.Column("summary", sa.Text, nullable=True),  # the figures when it was made (costmodel.api.summarize)
+    sa.Column("customer", sa.String(200), nullable=False),
+    sa.Column("project", sa.String(200), nullable=False),
+    sa.Column("valid_until", sa.String(10), nullable=False),  # ISO date
+    sa.Column("author", OWNER, nullable=False),
+    sa.Column("author_name", sa.String(200), nullable=False),
+    sa.Column("request_id", ID, sa.ForeignKey("quote_requests.id", ondelete="SET NULL"), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)

@@ -239,14 +239,15 @@ def test_report_page_offers_the_downloads():
     at = open_page("report", cur="USD")
     buttons = at.get("download_button")
     assert len(buttons) == 2  # two CSVs; the workbook, the deck and the PDF are prepared on request
-    assert [b.key for b in at.button] == ["pdf_prepare", "pptx_prepare", "xlsx_prepare"]
+    ask = "FormSubmitter:quote_request-" + catalog("en")["handoff.submit"]  # a customer's request for a quote
+    assert [b.key for b in at.button] == ["pdf_prepare", "pptx_prepare", "xlsx_prepare", ask]
     at.button(key="xlsx_prepare").click().run()  # the workbook is built by the click, then offered
     assert not at.exception
-    assert [b.key for b in at.button] == ["pdf_prepare", "pptx_prepare"]
+    assert [b.key for b in at.button] == ["pdf_prepare", "pptx_prepare", ask]
     assert len(at.get("download_button")) == 3
     assert at.session_state["report_xlsx"][1][:2] == b"PK"
     at.number_input(key="fx").set_value(1.5).run()  # another rate: that workbook is stale, asked for again
-    assert [b.key for b in at.button] == ["pdf_prepare", "pptx_prepare", "xlsx_prepare"]
+    assert [b.key for b in at.button] == ["pdf_prepare", "pptx_prepare", "xlsx_prepare", ask]
 
 
 def test_an_out_of_range_value_is_refused_with_the_field_and_its_range_on_the_page():

@@ -5,6 +5,7 @@ and colours, and a size that fits an e-mail for every preset in both languages."
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import os
 import re
@@ -24,12 +25,15 @@ from webui.i18n.translator import Translator
 from webui.reports.brand import ENV, brand
 from webui.reports.doc_money import EN_UNIT_FROM, ZH_UNIT_FROM, DocumentMoney
 from webui.reports.html import report_html, report_pdf
-from webui.reports.proposal import Proposal, numbered
+from store import proposals
+from webui.reports.proposal import numbered
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PRESET = "seed-case2-24xA100"
-QUOTE = Proposal(number="Q-2026-0042", customer="星河智算", project="训练集群二期", date="2026-12-01",
-                 valid_until="2027-01-31", author="Li Wei")
+# a numbered quote as the store holds it, made on 2026-12-01 (UTC)
+QUOTE = proposals.Proposal("Q-2026-0042", "星河智算", "训练集群二期", "2027-01-31", "Li Wei",
+                           dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.timezone.utc).timestamp(), "0" * 32, 1, 5,
+                           "public@2025-11")
 MAX_BYTES = 5 * 1024 * 1024  # an e-mail attachment
 # an amount of money as pypdf reads it: a currency sign, digits, and the unit after it if any
 AMOUNT = re.compile(r"([¥$€])\s?(\d[\d,]*(?:\.\d+)?)(\s*(?:万|亿|M\b|k\b|B\b))?")

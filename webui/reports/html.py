@@ -18,6 +18,7 @@ import functools
 import html
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import plotly
 import plotly.io as pio
@@ -53,6 +54,9 @@ from webui.sections.rent import rent_section
 from webui.sections.work_risk import REPORT_DRAWS, REPORT_SEED, work_risk_section
 from webui.session import share
 from webui.session.titles import scenario_title
+
+if TYPE_CHECKING:
+    from store.proposals import Proposal as Quote
 
 FABRICS_PER_TABLE = 6  # fabric columns of one assumptions table (A4 portrait)
 CSS = """
@@ -170,11 +174,11 @@ def _source(t: Translator, cat, qty, book_label: str) -> str:
 
 def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
                 currency: str | None = None, rate: float = 1.0, title: str | None = None,
-                proposal: Proposal | None = None, the_brand: Brand | None = None) -> str:
+                proposal: Quote | None = None, the_brand: Brand | None = None) -> str:
     """The report as one HTML document; money converted to ``currency`` at ``rate`` (display units
     per price-book unit) everywhere, the sources table included, written one way (:mod:`.doc_money`).
     ``title`` defaults to the scenario's display title (:func:`webui.session.titles.scenario_title`);
-    ``proposal`` (default: what the scenario carries) fills the cover; ``the_brand`` defaults to ``assets/``.
+    ``proposal`` (a numbered quote; None: a plain report) fills the cover; ``the_brand`` defaults to ``assets/``.
 
     A proposal: the branded cover (the title, the cluster and the model, the quote's fields), the
     contents, the executive summary on one page with the headline chart, the key figures, then charts
@@ -202,7 +206,7 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     book_line = t("prop.basis", book=book_label, currency=cur) + fx_note  # the date: the cover's own line
     head = (f"<html><head><meta charset='utf-8'><title>{e(title)}</title>"
             f"<style>{CSS}{brand_css(the_brand)}</style>{print_options(t, the_brand, title)}</head><body>"
-            + cover(t, the_brand, title, [setup, book_line], proposal or Proposal.of_scenario(scenario),
+            + cover(t, the_brand, title, [setup, book_line], Proposal.of(proposal),
                     dt.date.today()))
     headline = breakdown_bar(res, labels.chart_labels(t), conv.display.short, rate)
     parts = [summary_page(t, res, names, conv, _table, _chart_img(0, headline, HEADLINE_H)),
@@ -349,7 +353,7 @@ def _sweep_nodes():
 
 def report_pdf(scenario: costmodel.Scenario, lang: str = "en", preset_id: str | None = None,
                currency: str | None = None, rate: float = 1.0, title: str | None = None,
-               proposal: Proposal | None = None) -> bytes:
+               proposal: Quote | None = None) -> bytes:
     """The report as PDF bytes (A4), printed by a Chromium started for this call (the command line;
     the app prints through :mod:`webui.reports.pdf_service`, which keeps one Chromium per process)."""
 

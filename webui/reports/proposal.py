@@ -1,9 +1,8 @@
 """The PDF report as a proposal: the branded cover, the table of contents, the running header and
 footer, and the brand's colours in the report's style sheet (no Streamlit).
 
-The quote's fields (customer, project, number, validity, author) are read from whatever carries them —
-a mapping or an object with those attributes — and a field that is absent or empty leaves its line
-out. The page numbers of the contents are filled in by the printer (:func:`webui.reports.cdp.print_pdf`
+The quote's fields (customer, project, number, validity, author) come from the session's numbered quote
+(:class:`store.proposals.Proposal`); a field that is empty leaves its line out. The page numbers of the contents are filled in by the printer (:func:`webui.reports.cdp.print_pdf`
 prints once, reads where each heading landed from the PDF's named destinations, writes the numbers in
 and prints again); the header and footer are Chromium's ``headerTemplate`` / ``footerTemplate``.
 """
@@ -15,28 +14,18 @@ import datetime as dt
 import html
 import json
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from webui.i18n.translator import Translator
 from webui.reports.brand import Brand
 
-#: the names a quote's fields may go by, in the order tried
-ALIASES = {
-    "number": ("number", "quote_number", "quote_no", "quote_id"),
-    "customer": ("customer", "customer_name", "client"),
-    "project": ("project", "project_name"),
-    "date": ("date", "quote_date", "created", "created_at"),
-    "valid_until": ("valid_until", "validity", "valid_to", "expires"),
-    "author": ("author", "prepared_by", "owner_name", "sales_engineer"),
-}
-#: where a scenario may carry its quote's fields
-CARRIERS = ("quote", "proposal")
-
+if TYPE_CHECKING:
+    from store.proposals import Proposal as Quote
 
 @dataclass(frozen=True)
 class Proposal:
-    """The quote's fields as text; an empty one is not shown."""
+    """The quote's fields as the cover shows them (text); an empty one is not shown."""
 
     number: str = ""
     customer: str = ""
@@ -46,26 +35,14 @@ class Proposal:
     author: str = ""
 
     @classmethod
-    def of(cls, source) -> Proposal:
-        """The fields of ``source`` (a mapping, an object, or None), each under any of its :data:`ALIASES`."""
-        if source is None:
+    def of(cls, quote: Quote | None) -> Proposal:
+        """The cover's fields of a numbered quote (:class:`store.proposals.Proposal`; None: a plain report,
+        only the date is shown)."""
+        if quote is None:
             return cls()
-
-        def get(name: str):
-            return source.get(name) if isinstance(source, Mapping) else getattr(source, name, None)
-
-        found = {}
-        for field, names in ALIASES.items():
-            value = next((v for v in map(get, names) if v not in (None, "")), None)
-            if isinstance(value, dt.datetime):
-                value = value.date()
-            found[field] = "" if value is None else str(value.isoformat() if isinstance(value, dt.date) else value)
-        return cls(**{k: v.strip()[:200] for k, v in found.items()})
-
-    @classmethod
-    def of_scenario(cls, scenario) -> Proposal:
-        """The fields a scenario carries (in an attribute of :data:`CARRIERS`), if any."""
-        return cls.of(next((c for c in (getattr(scenario, n, None) for n in CARRIERS) if c is not None), None))
+        made = dt.datetime.fromtimestamp(quote.created_at, dt.timezone.utc).date().isoformat()
+        return cls(number=quote.number, customer=quote.customer, project=quote.project, date=made,
+                   valid_until=quote.valid_until, author=quote.author_name)
 
 
 def brand_css(brand: Brand) -> str:
