@@ -21,18 +21,18 @@ from pypdf import PdfReader
 
 import costmodel
 from costmodel.scenario.presets import list_presets
+from store import proposals
 from webui.i18n.translator import Translator
 from webui.reports.brand import ENV, brand
 from webui.reports.doc_money import EN_UNIT_FROM, ZH_UNIT_FROM, DocumentMoney
 from webui.reports.html import report_html, report_pdf
-from store import proposals
 from webui.reports.proposal import numbered
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 PRESET = "seed-case2-24xA100"
 # a numbered quote as the store holds it, made on 2026-12-01 (UTC)
 QUOTE = proposals.Proposal("Q-2026-0042", "星河智算", "训练集群二期", "2027-01-31", "Li Wei",
-                           dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.timezone.utc).timestamp(), "0" * 32, 1, 5,
+                           dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC).timestamp(), "0" * 32, 1, 5,
                            "public@2025-11")
 MAX_BYTES = 5 * 1024 * 1024  # an e-mail attachment
 # an amount of money as pypdf reads it: a currency sign, digits, and the unit after it if any

@@ -8,25 +8,24 @@ import datetime as dt
 import html
 import json
 import re
-from types import SimpleNamespace
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import costmodel
+from store import proposals
 from webui.i18n.money import Money
 from webui.i18n.translator import Translator
 from webui.reports.brand import brand
 from webui.reports.doc_money import EN_UNIT_FROM, ZH_UNIT_FROM, DocumentMoney
 from webui.reports.html import report_html
 from webui.reports.pdf_pages import named_pages, page_objects
-from store import proposals
 from webui.reports.proposal import Proposal, contents, cover, numbered, print_options
 
 # a numbered quote as the store holds it, made on 2026-12-01 (UTC)
 QUOTE = proposals.Proposal("Q-2026-0042", "星河智算 <Ltd>", "训练集群二期", "2027-01-31", "Li Wei",
-                           dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.timezone.utc).timestamp(), "0" * 32, 1, 5,
+                           dt.datetime(2026, 12, 1, 9, 0, tzinfo=dt.UTC).timestamp(), "0" * 32, 1, 5,
                            "public@2025-11")
 
 

@@ -1,10 +1,11 @@
 """The PDF report as a proposal: the branded cover, the table of contents, the running header and
 footer, and the brand's colours in the report's style sheet (no Streamlit).
 
-The quote's fields (customer, project, number, validity, author) come from the session's numbered quote
-(:class:`store.proposals.Proposal`); a field that is empty leaves its line out. The page numbers of the contents are filled in by the printer (:func:`webui.reports.cdp.print_pdf`
-prints once, reads where each heading landed from the PDF's named destinations, writes the numbers in
-and prints again); the header and footer are Chromium's ``headerTemplate`` / ``footerTemplate``.
+The quote's fields (customer, project, number, validity, author) come from the session's numbered
+quote (:class:`store.proposals.Proposal`); a field that is empty leaves its line out. The page numbers
+of the contents are filled in by the printer (:func:`webui.reports.cdp.print_pdf` prints once, reads
+where each heading landed from the PDF's named destinations, writes the numbers in and prints again);
+the header and footer are Chromium's ``headerTemplate`` / ``footerTemplate``.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ class Proposal:
         only the date is shown)."""
         if quote is None:
             return cls()
-        made = dt.datetime.fromtimestamp(quote.created_at, dt.timezone.utc).date().isoformat()
+        made = dt.datetime.fromtimestamp(quote.created_at, dt.UTC).date().isoformat()
         return cls(number=quote.number, customer=quote.customer, project=quote.project, date=made,
                    valid_until=quote.valid_until, author=quote.author_name)
 
