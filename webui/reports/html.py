@@ -43,7 +43,7 @@ from webui.i18n.money import Money
 from webui.i18n.translator import Translator
 from webui.reports.pdf_service import Printer
 from webui.reports.training import training_section
-from webui.sections import compare_notes, equal_work
+from webui.sections import compare_notes, equal_work, facility
 from webui.sections.bom import bom_section
 from webui.sections.fincarbon import fincarbon_section
 from webui.sections.reliability import reliability_section
@@ -68,6 +68,7 @@ td.n { text-align: right; } td.nw { white-space: nowrap; } tr { break-inside: av
 .sub { font-size: 13pt; margin: 0 0 4pt; } .setup { font-size: 11pt; font-weight: bold; margin: 2pt 0; }
 .appendix { page-break-before: always; } .muted { color: #667; } img { width: 100%; }
 .chart { page-break-inside: avoid; margin: 6pt 0; } .box { border: 1px solid #d5dae0; padding: 6pt 8pt; }
+.warn { border-left: 3pt solid #D55E00; padding: 2pt 6pt; }
 ol.sources { padding-left: 0; list-style: none; font-size: 8pt; } ol.sources li { margin: 0 0 2pt; }
 """
 
@@ -224,6 +225,9 @@ def _summary_page(t: Translator, scenario, res, title: str, names: dict, conv: M
              f"<p class='setup'>{e(t('rpt.setup', setup=model_titles.setup_line(scenario, t.lang)))}</p>"
              f"<p class='muted'>{e(t('pdf.cover', date=dt.date.today().isoformat(), book=book_label, currency=cur))}"
              f"{e(fx_note)}</p>"]
+    cat = costmodel.catalog.loader.load_catalog()  # the facility: what the site cannot hold, then the racks
+    parts.extend(f"<p class='warn'>{e(line)}</p>" for line in facility.warning_lines(t, scenario, cat))
+    parts.append(f"<p class='muted'>{e(facility.rack_line(t, scenario, cat))}</p>")
     parts.append(f"<h2>{e(t('pdf.summary'))}</h2><div class='box'>")
     parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=conv(best.delta_vs_baseline, signed=True), base=names[base.id], years=h, days=format_number(best.metrics['run_days'], 1), payback=duration_text(t, best.payback_years)))}</p>")  # noqa: E501
     parts.append(f"<p>{e(t('pdf.rule_vs_cost', rule=names.get(rec.rule, '—') if rec.rule else '—', best=names[best.id]))}</p>")  # noqa: E501
