@@ -184,3 +184,22 @@ def test_a_server_above_the_rack_limit_is_a_warning_with_both_numbers(lang):
     assert "8.6" in line and "5 kW" in line and t("field.facility.rack_power_limit_kw").split(" [")[0] in line
     assert rack_plan(s, CAT).servers_per_rack == 1  # it still takes a rack of its own
     assert warnings(_scenario(rack_power_limit_kw=8.6), CAT) == []  # exactly at the limit fits
+
+
+def test_the_cooling_line_follows_the_network_bill_and_is_the_ledgers_cooling_capex():
+    from webui.sections.bom import facility_rows
+
+    s = _scenario(build_cooling=True, cooling="liquid")
+    assert s.finance.payment == "upfront"
+    res, t = costmodel.evaluate(s), Translator("zh")
+    for f in res.fabrics:
+        line = f.bom_facility["cooling"]
+        assert line["extended"] == pytest.approx(line["count"] * line["unit_price"], rel=1e-12)
+        # the ledger's capex, paid in year 0 and resold at the residual share at the horizon
+        assert f.breakdown["cooling_capex"] == pytest.approx(line["extended"] * (1 - s.finance.residual_value_frac))
+        assert line["unit_price"] == CAT.cooling["liquid"].capex_per_kw["USD"].typical
+        assert sum(x["extended"] for x in f.bom_priced.values()) == pytest.approx(f.network_capex_purchase)
+        (row,) = facility_rows(f, t, lambda x: f"{x:,.0f}")
+        assert row[0] == t("bom.item.cooling") and row[-1] == f"{line['extended']:,.0f}"
+    off = costmodel.evaluate(_scenario())
+    assert all(facility_rows(f, t, str) == [] for f in off.fabrics)
