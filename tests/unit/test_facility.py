@@ -3,6 +3,8 @@ a configuration the site cannot hold."""
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -203,3 +205,15 @@ def test_the_cooling_line_follows_the_network_bill_and_is_the_ledgers_cooling_ca
         assert row[0] == t("bom.item.cooling") and row[-1] == f"{line['extended']:,.0f}"
     off = costmodel.evaluate(_scenario())
     assert all(facility_rows(f, t, str) == [] for f in off.fabrics)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_report_opens_with_the_facilitys_warning_and_racks(lang):
+    from webui.reports.html import report_html
+
+    s = _scenario(rack_power_limit_kw=5.0)
+    page = report_html(s, lang)
+    t = Translator(lang)
+    (warning,) = facility.warning_lines(t, s, CAT)
+    assert page.index(f"<p class='warn'>{html.escape(warning)}</p>") < page.index(html.escape(t("pdf.summary")))
+    assert html.escape(facility.rack_line(t, s, CAT)) in page
