@@ -11,6 +11,7 @@ from costmodel.scenario import scaleup
 from webui.i18n import chrome_texts, labels
 from webui.inputs import widgets
 from webui.inputs.fincarbon_inputs import grid_inputs, tax_inputs
+from webui.sections import facility
 from webui.session import keys, quote, titles
 from webui.session import state as session
 
@@ -25,6 +26,8 @@ gpu_prices = book.gpus[scenario.cluster.gpu]
 
 st.title(t("cluster.title"))
 st.caption(t("cluster.intro", currency=book.currency))
+for line in facility.warning_lines(t, scenario, cat):  # a site that cannot hold this cluster
+    st.warning(line, icon="⚠️")
 
 with st.container(border=True):
     top = st.columns([3, 2])
@@ -123,7 +126,15 @@ with middle, st.container(border=True):
 
 with right, st.container(border=True):
     st.subheader(t("group.facility"))
-    widgets.number(t, "facility.pue")
+    cooling = cat.cooling[scenario.facility.cooling]
+    widgets.choice(t, "facility.cooling", ["air", "liquid"], horizontal=True)
+    widgets.number(t, "facility.pue", placeholder_value=cooling.pue.typical)
+    widgets.number(t, "facility.rack_power_limit_kw")
+    st.caption(facility.rack_line(t, scenario, cat))
+    widgets.toggle(t, "facility.build_cooling")
+    if scenario.facility.build_cooling:
+        widgets.number(t, "facility.cooling_capex_per_kw",
+                       placeholder_value=round(cooling.capex_in(book.currency, cat.fx_per_usd)))
     widgets.number(t, "facility.electricity_price_per_kwh")
     widgets.number(t, "facility.gpu_busy_power_frac")
     widgets.number(t, "facility.gpu_idle_power_frac")

@@ -45,6 +45,9 @@ def scenarios(draw, max_nodes: int = 2048) -> Scenario:
             "electricity_price_per_kwh": draw(st.floats(0.0, 0.5)),
             "gpu_busy_power_frac": busy,
             "gpu_idle_power_frac": draw(st.floats(0.0, busy)),
+            "cooling": draw(st.sampled_from(["air", "liquid"])),
+            "build_cooling": draw(st.booleans()),
+            "rack_power_limit_kw": draw(st.floats(5.0, 150.0)),
         },
         "operations": {
             "restart_minutes": draw(st.floats(0, 120)),

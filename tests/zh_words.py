@@ -20,6 +20,7 @@ ALLOWED = frozenset({
     "PowerPoint", "SuperPOD",  # the deck's format; NVIDIA's reference cluster the bill's note names
     # the 2026 parts of the GPU list, as their makers name them
     "H800", "H20", "B300", "AMD", "Instinct", "MI300X", "MI355X", "OAM", "CDNA",
+    "MW", "CDU", "GB200", "GB300", "NVL72",  # the facility: megawatts, coolant distribution units, liquid-only racks
     # training tools and models named as their papers name them (the Method page's bandwidth sensitivity)
     "Calculon", "Megatron", "GPT", "DeepSeek", "DualPipe", "MT", "NLG",  # MT-NLG, the model Smith et al. named
     # cited authors (a method's name: "Daly 2006", "Cai 等 2021")
@@ -138,6 +139,9 @@ CITED = (
     # the scale-up domain: rack-scale systems and the paper they are cited from
     "GB200", "NVL72", "Blackwell", "Grace", "NVLink Switch", "CloudMatrix384",
     "CloudMatrix", "UB", "Serving Large Language Models on Huawei CloudMatrix384", "arXiv:2506.12708",
+    # the facility's sources (data/cooling.yaml)
+    "STL Partners", "The retrofitting roadmap: an evolution of liquid cooling", "Heydari", "Vertiv", "ASME InterPACK",
+    "Power Usage Effectiveness Analysis of a High-Density Air-Liquid Hybrid Cooled Data Center",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -22,6 +22,8 @@ import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from costmodel.catalog import cn_prices
+from costmodel.catalog import cooling as cooling_kinds
+from costmodel.catalog.cooling import CoolingKind, CoolingSpec
 from costmodel.catalog.price_schema import PriceBook
 from costmodel.catalog.quantity import Quantity
 from costmodel.errors import CatalogError
@@ -61,6 +63,7 @@ class GpuSpec(BaseModel):
     nic_pcie_gen: Quantity  # PCIe generation of each compute NIC's host link (its narrowest PCIe hop)
     nic_pcie_lanes: Quantity  # its lanes
     scaleup_domain_gpus: Quantity  # GPUs sharing one NVLink / Infinity Fabric / UB domain (8 on HGX, 72 on NVL72)
+    cooling_required: CoolingKind | None = None  # "liquid": the part is sold only liquid-cooled; None = any
 
 
     def peak_tflops(self, precision: str) -> float | None:
@@ -204,6 +207,7 @@ class Catalog(BaseModel):
     seed_rule: dict[str, Quantity]
     kernels: dict[str, KernelSpec]  # by GPU id (gemm_efficiency.yaml)
     kernel_constants: dict[str, Quantity]
+    cooling: dict[CoolingKind, CoolingSpec]  # by kind (cooling.yaml)
 
     def default(self, group: str, name: str) -> float:
         """Typical default of scenario input ``group.name``."""
@@ -253,7 +257,7 @@ def _check_sources(catalog: Catalog) -> None:
                 walk(val, f"{where}.{key}")
 
     for field in ("gpus", "fabrics", "media", "modules", "layout", "price_books", "model", "scenario_defaults",
-                  "fx_per_usd", "seed_rule", "kernels", "kernel_constants"):
+                  "fx_per_usd", "seed_rule", "kernels", "kernel_constants", "cooling"):
         walk(getattr(catalog, field), field)
     for fid, fab in catalog.fabrics.items():
         optics = fab.optics
@@ -270,6 +274,7 @@ def _check_sources(catalog: Catalog) -> None:
             raise CatalogError(
                 f"price book {book.id!r}: missing {sorted(missing)}, unknown {sorted(extra)}"
             )
+    cooling_kinds.check(catalog.cooling)
     if set(catalog.kernels) != set(catalog.gpus):
         raise CatalogError(f"gemm_efficiency.yaml: kernel figures for {sorted(catalog.kernels)}, GPUs "
                            f"{sorted(catalog.gpus)}: every GPU needs one entry")
@@ -300,6 +305,7 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
     defaults = _read_yaml(data_dir / "defaults.yaml")
     media = _read_yaml(data_dir / "media.yaml")
     kernels = _read_yaml(data_dir / "gemm_efficiency.yaml")
+    cooling = _read_yaml(data_dir / "cooling.yaml")["cooling"]
     books = {}
     for path in sorted((data_dir / "pricebooks").glob("*.yaml")):
         raw = _read_yaml(path)
@@ -322,6 +328,7 @@ def load_catalog(data_dir: Path = DATA_DIR) -> Catalog:
             seed_rule=defaults["seed_rule"],
             kernels=kernels["gpus"],
             kernel_constants=kernels["constants"],
+            cooling=cooling,
         )
     except (ValidationError, KeyError) as exc:
         raise CatalogError(f"catalog in {data_dir} is invalid: {exc}") from exc

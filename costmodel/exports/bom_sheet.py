@@ -63,6 +63,23 @@ def _count_formula(count_name: str, j: int) -> str:
     return f"={_name_of(count_name, j)}"
 
 
+def _facility_rows(ws, tx: dict, fr, j: int, row: int, book, fmts) -> int:
+    """The facility's lines after the network's total (the cooling built, when costed): live count, price
+    and extended formulas like the bill's; returns the last row written."""
+    count_f, money = fmts
+    for key, count_name, price_name in bom.FACILITY_LINES:
+        line = fr.bom_facility.get(key)
+        if not line or line["extended"] == 0:
+            continue
+        row += 1
+        ws.write_string(row, 0, tx["items"][key])
+        ws.write_formula(row, 1, _count_formula(count_name, j), count_f, line["count"])
+        ws.write_formula(row, 2, _price_formula(price_name, j), money, line["unit_price"] * book.rate)
+        ws.write_formula(row, 3, f"={xl_rowcol_to_cell(row, 1)}*{xl_rowcol_to_cell(row, 2)}", money,
+                         line["extended"] * book.rate)
+    return row
+
+
 def bom_sheet(book, st, res, lang: str) -> None:
     """Write the ``Bill of materials`` sheet of ``book`` (an ``export_xlsx._Book``) for the structure
     ``st`` and result ``res``; money converted at ``book.rate`` (the Inputs sheet's prices already are)."""
@@ -99,6 +116,7 @@ def bom_sheet(book, st, res, lang: str) -> None:
         row += 1
         ws.write_string(row, 0, tx["model_total"], note)
         ws.write_number(row, 3, fr.network_capex_purchase * book.rate, money)
+        row = _facility_rows(ws, tx, fr, j, row, book, (count_f, money))
         row += 2
         ws.write_string(row, 0, tx["running"], bold)
         for key in bom.RUNNING:

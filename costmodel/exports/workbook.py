@@ -79,6 +79,7 @@ _MODEL_ROWS = (  # per fabric, values the model computes: (key, unit, editable)
     ("wait_h", "h", False),
     ("vch", "currency/h", True),
     ("run_h", "h", False),  # one run's wall-clock hours (the cost of a run)
+    ("cooled_kw", "kW", False),  # peak IT power whose cooling is built (cooling capex)
 )
 FABRIC_INPUTS = (  # per fabric: (key, unit, editable); the registry's rows, then the model's
     *((q.excel.key, q.excel.unit, q.excel.editable) for q in quantities.excel_rows(per_fabric=True)),

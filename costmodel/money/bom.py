@@ -35,6 +35,9 @@ LINES: tuple[tuple[str, str, str | None], ...] = (
 )
 #: Lines counting optical modules; their module type is named beside them (``FabricResult.modules``).
 MODULE_LINES: tuple[str, ...] = ("switch_modules", "node_modules")
+#: The facility's line shown after the network's bill (not part of its total): the cooling built for the
+#: cluster, peak IT power [kW] × capex per kW (ledger ``cooling_capex``; count 0 when not built).
+FACILITY_LINES: tuple[tuple[str, str, str], ...] = (("cooling", "cooled_kw", "cooling_capex_per_kw"),)
 #: Yearly running costs of the network shown with the bill: ledger parts [currency/year].
 RUNNING: tuple[str, ...] = ("network_support", "network_maintenance", "network_staff")
 
@@ -91,3 +94,19 @@ def running(amounts: Mapping[str, np.ndarray], env: Mapping[str, np.ndarray | fl
         "network_maintenance": np.broadcast_to(np.asarray(env["maintenance_frac"]) * amounts["network_capex"], shape),
         "network_staff": np.broadcast_to(staff, shape),
     }
+
+
+def facility(drivers: Mapping[str, np.ndarray | float], env: Mapping[str, np.ndarray | float],
+             shape: tuple[int, ...]) -> dict[str, Line]:
+    """The lines of :data:`FACILITY_LINES`, counts from ``drivers``, prices from ``env``, broadcast to ``shape``;
+    the cooling line's extended price is the ledger's ``cooling_capex``.
+
+    >>> float(facility({"cooled_kw": 100.0}, {"cooling_capex_per_kw": 2000.0}, (1, 1))["cooling"].extended[0, 0])
+    200000.0
+    """
+    out = {}
+    for key, count_name, price_name in FACILITY_LINES:
+        count = np.broadcast_to(np.asarray(drivers[count_name], dtype=float), shape)
+        unit = np.broadcast_to(np.asarray(env[price_name], dtype=float), shape)
+        out[key] = Line(key, count, unit, count * unit)
+    return out

@@ -26,6 +26,7 @@ Names the formulas read (units): inputs of :class:`~costmodel.pipeline.inputs.In
 ``fibre_links``      fibre links installed (an optical module at each end) [count]
 ``links``            links installed, node and switch links of every class [count]
 ``frontend_nodes``   servers whose front-end / storage Ethernet is costed (0 in fabric scope) [count]
+``cooled_kw``        peak IT power whose cooling is built for the cluster, 0 when not costed [kW]
 ``kwh_network``      network energy per year before PUE [kWh/year]
 ``kwh_site``         cluster energy counted in this scope per year before PUE [kWh/year]
 ``cpu_share``        share of host CPU taken by the transport [0-1]
@@ -117,6 +118,8 @@ ENTRIES: tuple[Entry, ...] = (
           _n("capex_nics") + _n("capex_switches") + _n("capex_links") + _n("capex_install")
           + _n("capex_frontend"), "currency",
           "NICs + switches + links + installation + front-end Ethernet"),
+    Entry("cooling_capex", "capex", _n("cooled_kw") * _n("cooling_capex_per_kw"), "currency",
+          "cooling built for the cluster: peak IT power × cooling capex per kW (0 when the site's is in place)"),
     Entry("energy", "recurring", _n("energy_kwh") * price_kwh, "currency/year", "energy × electricity price"),
     Entry("cpu_overhead", "recurring",
           _n("cpu_share") * (_n("host_cpu_cost_share") * _n("busy_h") * _n("vch")
@@ -245,7 +248,8 @@ def recurring_schedule(horizon_years: int) -> np.ndarray:
 # income), capex by :func:`depreciation_formula` over its class life plus, when paid in
 # instalments, the interest in each year's payments. The shield is ``tax_rate × deductions``.
 #: the capex categories and the input naming each one's depreciation life [years]
-DEPRECIATION_LIFE: dict[str, str] = {"compute_capex": "dep_years_servers", "network_capex": "dep_years_network"}
+DEPRECIATION_LIFE: dict[str, str] = {"compute_capex": "dep_years_servers", "network_capex": "dep_years_network",
+                                     "cooling_capex": "dep_years_network"}
 #: the inputs the deduction schedules read
 TAX_NAMES = ("instalment_rate", "instalment_months", "residual_frac", "dep_years_servers", "dep_years_network")
 

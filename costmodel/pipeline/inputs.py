@@ -25,6 +25,7 @@ from costmodel.catalog import regions
 from costmodel.catalog.loader import Catalog, Quantity, load_catalog
 from costmodel.physics import calibration, host_link, transformer
 from costmodel.physics.performance import LOSS_MODEL_CODES, hidden_size
+from costmodel.pipeline.facility_inputs import facility_arrays
 from costmodel.pipeline.kernel_inputs import kernel_arrays
 from costmodel.scenario import price_books, scaleup
 from costmodel.scenario.schema import Scenario
@@ -84,6 +85,7 @@ DERIVED: dict[str, str] = {
     "sharp_capable": "1 = the switches reduce all-reduce data in the network (SHARPv3+), else 0; (1, F)",
     "frontend_network": "1 = cost the front-end / storage Ethernet (cluster scope), else 0; (S, 1)",
     "reuse_existing_switches": "1 = keep the Ethernet switches on site, else 0; (S, 1)",
+    "build_cooling": "1 = cost the cooling built for the cluster (facility.build_cooling), else 0; (S, 1)",
     "ethernet": "1 = an Ethernet-family fabric (TCP, RoCE, iWARP), 0 = InfiniBand; (1, F)",
     "measured_hosts": "nodes of that measurement [count]; NaN = unknown; (1, F)",
     # the GPU's kernels (data/gemm_efficiency.yaml, costmodel/physics/gemm_efficiency.py), (1, 1)
@@ -368,6 +370,7 @@ def build(scenario: Scenario, catalog: Catalog | None = None) -> Built:
     arrays.update(_catalog_arrays(ranges, scenario, items))
     arrays.update({k: _scalar(v) for k, v in finance_carbon_terms(scenario).items()})
     arrays.update(kernel_arrays(cat, c.gpu))
+    arrays.update(facility_arrays(scenario, cat, book.currency))
     structure = Structure(
         horizon_years=scenario.finance.horizon_years, parallelism=w.parallelism, payment=scenario.finance.payment,
         schedule=w.schedule, scope=scenario.scope, fabric_ids=tuple(scenario.fabrics),

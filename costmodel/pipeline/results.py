@@ -88,6 +88,8 @@ class FabricResult:
     yearly_tax: list[dict[str, float]] = field(default_factory=list)
     #: the optical module types of the bill's module lines: line key → ``id``, ``name``, ``name_zh``
     modules: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: the facility's priced lines beside the bill (costmodel.money.bom.FACILITY_LINES), as ``bom_priced``
+    bom_facility: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @functools.cached_property
     def irr(self) -> float | None:
@@ -108,6 +110,7 @@ class FabricResult:
         d["bom_priced"] = {k: dict(v) for k, v in self.bom_priced.items()}
         d["running"] = dict(self.running)
         d["modules"] = {k: dict(v) for k, v in self.modules.items()}
+        d["bom_facility"] = {k: dict(v) for k, v in self.bom_facility.items()}
         d.update(self.metrics)
         d["ratio_vs_baseline"] = _clean(d["ratio_vs_baseline"])
         return d
@@ -254,6 +257,7 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
     busy_rows = {k: np.asarray(v, dtype=float).tolist() for k, v in (busy or {}).items()}
     priced = {k: (row(x.count), row(x.unit_price), row(x.extended)) for k, x in out.bom_priced.items()}
     running = {k: row(v) for k, v in out.running.items()}
+    facility = {k: (row(x.count), row(x.unit_price), row(x.extended)) for k, x in out.bom_facility.items()}
     years = range(st.horizon_years + 1)
     fabrics = []
     for j, fid in enumerate(st.fabric_ids):
@@ -283,6 +287,8 @@ def to_result(out: Outputs, recommendation: Recommendation, name: str, price_boo
             running={k: v[j] for k, v in running.items()},
             yearly_tax=[{"year": y, **{k: v[j][y] for k, v in tax_y.items()}} for y in years],
             modules=_modules(cat, spec),
+            bom_facility={k: {"count": c[j], "unit_price": u[j], "extended": e[j]}
+                          for k, (c, u, e) in facility.items()},
         ))
     return Result(
         name=name, currency=st.currency, horizon_years=st.horizon_years, scope=st.scope,

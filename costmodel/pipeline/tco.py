@@ -71,12 +71,13 @@ class Outputs:
     running: dict[str, np.ndarray]  # the network's yearly running costs (costmodel.money.bom.RUNNING) [currency/year]
     # (both empty when computed with lines=False)
     taxes: AfterTax | None = None  # depreciation, deductions, tax shield, after-tax totals
+    bom_facility: dict[str, bom_lines.Line] = dataclasses.field(default_factory=dict)  # bom.FACILITY_LINES
 
     def rows(self, rows: slice, *, lines: bool = True) -> Outputs:
         """The outputs of the batch rows ``rows`` only (views, no copies); ``lines=False``: without the
         priced BOM, running lines and taxes, as :func:`compute` leaves them for batches that read totals."""
         n = self.tco.shape[0]
-        skip = {} if lines else {"bom_priced": {}, "running": {}, "taxes": None}
+        skip = {} if lines else {"bom_priced": {}, "running": {}, "taxes": None, "bom_facility": {}}
         return Outputs(**{f.name: skip[f.name] if f.name in skip else getattr(self, f.name) if f.name == "structure"
                           else take_rows(getattr(self, f.name), rows, n) for f in dataclasses.fields(self)})
 
@@ -138,6 +139,7 @@ def compute(p: Inputs, st: Structure, modes: Modes | None = None, *, lines: bool
         metrics=dict(figures.values) | extra, drivers=rates.drivers, bom=dict(topo.bom), taxes=taxes,
         bom_priced=bom_lines.priced(rates.drivers, env, flows.tco.shape) if lines else {},
         running=bom_lines.running(rates.amounts, env, flows.tco.shape) if lines else {},
+        bom_facility=bom_lines.facility(rates.drivers, env, flows.tco.shape) if lines else {},
     ), shape)
 
 

@@ -122,6 +122,14 @@ class _FacilityChoices(BaseModel):
     grid_region: Literal["cn", "us", "eu"] = Field(
         "us", description="electricity grid whose average emission factor applies (data/finance_carbon.yaml)"
     )
+    cooling: Literal["air", "liquid"] = Field(
+        "air", description="how the hall is cooled: room air, or direct-to-chip liquid (data/cooling.yaml); "
+        "sets the PUE when facility.pue is empty and the cooling capex per kW"
+    )
+    build_cooling: bool = Field(
+        False, description="cost the cooling built for this cluster (capex per kW of peak IT power); off, the "
+        "site's cooling is in place and paid through its PUE"
+    )
 
 
 Facility = _section(_FacilityChoices, "facility", "Power and cooling.")

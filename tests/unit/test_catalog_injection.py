@@ -166,5 +166,5 @@ def test_defaults_are_the_packaged_catalogs(test_catalog):
     cat = load_catalog()
     assert blank.cluster.nodes == int(cat.default("cluster", "nodes"))
     assert blank.fabrics == list(cat.blank_scenario["fabrics"]) and blank.baseline == cat.blank_scenario["baseline"]
-    assert isinstance(blank.finance.horizon_years, int) and isinstance(blank.facility.pue, float)
+    assert isinstance(blank.finance.horizon_years, int) and isinstance(blank.facility.electricity_price_per_kwh, float)
     assert np.isfinite(costmodel.evaluate(blank, catalog=test_catalog).fabrics[0].tco_total)

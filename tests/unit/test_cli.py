@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-CATEGORIES = ["compute_capex", "network_capex", "energy", "cpu_overhead", "network_wait", "interruptions", "operations"]
+CATEGORIES = ["compute_capex", "network_capex", "cooling_capex", "energy", "cpu_overhead", "network_wait",
+              "interruptions", "operations"]
 FABRIC_KEYS = {
     "id", "family", "name", "tco_total", "npv", "delta_vs_baseline", "breakdown", "yearly", "nic_gbps",
     "allreduce_busbw_gbs", "step_time_s", "gpu_utilization", "mfu", "run_days", "runs_per_year", "goodput",

@@ -18,7 +18,7 @@ from costmodel.pipeline.tco import CATEGORIES, compute
 INPUT_NAMES = {f.name for f in dataclasses.fields(Inputs)}
 DRIVERS = {"scope_cluster", "horizon", "endpoints", "switches", "reused_switches", "dac_cables", "aec_cables",
            "aoc_cables", "switch_modules", "node_modules", "module_port_ratio", "fibre_links", "links",
-           "frontend_nodes", "kwh_network", "spare_nodes",
+           "frontend_nodes", "kwh_network", "spare_nodes", "cooled_kw",
            "kwh_site", "cpu_share", "busy_h", "lost_h", "wait_h", "vch"}
 
 
@@ -35,8 +35,8 @@ def _excel_value(expr, env: dict, consts: dict | None = None) -> float:
 
 
 def test_every_category_is_a_ledger_entry_and_reads_only_inputs_and_drivers():
-    assert CATEGORIES == ("compute_capex", "network_capex", "energy", "cpu_overhead", "network_wait",
-                          "interruptions", "operations")
+    assert CATEGORIES == ("compute_capex", "network_capex", "cooling_capex", "energy", "cpu_overhead",
+                          "network_wait", "interruptions", "operations")
     for e in ledger.ENTRIES:
         assert e.formula.names() <= INPUT_NAMES | DRIVERS | set(ledger.LEDGER), e.key
         assert ledger.expanded(e.key).names() <= INPUT_NAMES | DRIVERS, e.key
@@ -74,6 +74,9 @@ def test_ledger_amounts_equal_the_categories_written_out_by_hand(preset):
         # servers and hot spares, ⌈share · N⌉ whole servers (reliability by fabric)
         "compute_capex": (n + np.ceil(p.hot_spare_node_frac * n - 1e-9)) * p.server_price * cluster,
         "network_capex": network,
+        # cooling built for the peak IT power: the network's, and the servers' at TDP plus host in cluster scope
+        "cooling_capex": p.build_cooling * p.cooling_capex_per_kw * (
+            m["network_power_kw"] + cluster * n * (p.gpus_per_node * p.gpu_tdp_kw + p.host_power_kw)),
         "energy": (d["kwh_network"] + d["kwh_site"]) * p.pue * p.electricity_price,
         # time valued one way: the CPU's cost share of each busy cluster-hour at the value of a cluster-hour
         "cpu_overhead": m["cpu_overhead_share"] * (

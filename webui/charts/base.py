@@ -55,6 +55,7 @@ CATEGORY_COLORS = {
     "network_wait": "#BBBBBB",
     "interruptions": "#EE6677",
     "operations": "#228833",
+    "cooling_capex": "#332288",  # Tol "muted" indigo: "bright" has seven colours
 }
 INCREASE_COLOR = "#D55E00"  # a cost goes up
 DECREASE_COLOR = "#0072B2"  # a cost goes down (saving)

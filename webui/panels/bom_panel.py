@@ -10,7 +10,7 @@ from costmodel.money import bom
 from costmodel.pipeline.results import Result
 from webui.i18n.text import markdown_table
 from webui.i18n.translator import Translator
-from webui.sections.bom import rows
+from webui.sections.bom import facility_rows, rows
 from webui.session import keys, quote
 from webui.session import state as session
 
@@ -31,6 +31,9 @@ def render(res: Result, t: Translator, money, names: dict[str, str]) -> None:
     total = [t("bom.total"), money(fr.network_capex_purchase)] if not prices else \
         [t("bom.total"), "", "", money(fr.network_capex_purchase)]
     st.markdown(markdown_table(header, rows(fr, t, money, prices), total))
+    cooling = facility_rows(fr, t, money, prices)  # the cooling built for the cluster, after the network's total
+    if cooling:
+        st.markdown(markdown_table(header if prices else [t("bom.col.item"), t("bom.col.extended")], cooling))
     st.caption(t("bom.note"))
     if not prices:
         st.info(t("bom.quote_hidden"), icon="🔒")

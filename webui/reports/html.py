@@ -46,7 +46,7 @@ from webui.reports.pdf_service import Printer
 from webui.reports.proposal import Proposal, brand_css, contents, cover, numbered, print_options
 from webui.reports.summary import HEADLINE_H, key_figures, summary_page
 from webui.reports.training import training_section
-from webui.sections import compare_notes
+from webui.sections import compare_notes, facility
 from webui.sections.bom import bom_section
 from webui.sections.fincarbon import fincarbon_section
 from webui.sections.reliability import reliability_section
@@ -75,6 +75,7 @@ tr { break-inside: avoid; page-break-inside: avoid; }
 .sub { font-size: 13pt; margin: 0 0 4pt; } .setup { font-size: 11pt; font-weight: bold; margin: 2pt 0; }
 .appendix { page-break-before: always; } .muted { color: #667; } img { width: 100%; }
 .chart { page-break-inside: avoid; margin: 6pt 0; } .box { border: 1px solid #d5dae0; padding: 6pt 8pt; }
+.warn { border-left: 3pt solid #D55E00; padding: 2pt 6pt; }
 ol.sources { padding-left: 0; list-style: none; font-size: 8pt; }
 ol.sources li { margin: 0 0 2pt; break-inside: avoid; }
 """
@@ -206,8 +207,8 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
     book_line = t("prop.basis", book=book_label, currency=cur) + fx_note  # the date: the cover's own line
     head = (f"<html><head><meta charset='utf-8'><title>{e(title)}</title>"
             f"<style>{CSS}{brand_css(the_brand)}</style>{print_options(t, the_brand, title)}</head><body>"
-            + cover(t, the_brand, title, [setup, book_line], Proposal.of(proposal),
-                    dt.date.today()))
+            + cover(t, the_brand, title, [setup, facility.rack_line(t, scenario, cat), book_line],
+                    Proposal.of(proposal), dt.date.today(), warnings=facility.warning_lines(t, scenario, cat)))
     headline = breakdown_bar(res, labels.chart_labels(t), conv.display.short, rate)
     parts = [summary_page(t, res, names, conv, _table, _chart_img(0, headline, HEADLINE_H)),
              key_figures(t, res, names, conv, _table)]

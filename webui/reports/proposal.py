@@ -74,9 +74,11 @@ def _logo(brand: Brand) -> str:
     return f"<img class='logo' src='data:image/svg+xml;base64,{data}' alt=''>"
 
 
-def cover(t: Translator, brand: Brand, title: str, lines: list[str], proposal: Proposal, today: dt.date) -> str:
+def cover(t: Translator, brand: Brand, title: str, lines: list[str], proposal: Proposal, today: dt.date,
+          warnings: list[str] | tuple[str, ...] = ()) -> str:
     """The first page: the logo and company, the title, the quote's fields that are present (the date
-    always), ``lines`` (the cluster, the price book), the contact and the confidentiality line."""
+    always), ``warnings`` (what the site cannot hold), ``lines`` (the cluster, its racks, the price book),
+    the contact and the confidentiality line."""
     e = html.escape
     rows = [(t("prop.customer"), proposal.customer), (t("prop.project"), proposal.project),
             (t("prop.number"), proposal.number), (t("prop.date"), proposal.date or today.isoformat()),
@@ -87,7 +89,8 @@ def cover(t: Translator, brand: Brand, title: str, lines: list[str], proposal: P
     contact = " · ".join((brand.contact.email, brand.contact.phone, brand.contact.web))
     return (f"<div class='cover'>{_logo(brand)}<p><b>{e(brand.company(t.lang))}</b></p>"
             f"<div class='band'><p class='title'>{e(title)}</p><p class='kind'>{e(t('prop.kind'))}</p></div>"
-            f"<table>{table}</table>" + "".join(f"<p class='muted'>{e(x)}</p>" for x in lines) +
+            f"<table>{table}</table>" + "".join(f"<p class='warn'>{e(x)}</p>" for x in warnings)
+            + "".join(f"<p class='muted'>{e(x)}</p>" for x in lines) +
             f"<div class='foot'><p>{e(t('prop.contact'))}: {e(contact)}</p><p class='conf'>{e(conf)}</p>"
             f"<p class='muted'>{e(brand.legal(t.lang))}</p></div></div>")
 

@@ -32,6 +32,20 @@ def rows(fr, t: Translator, money, prices: bool = True) -> list[list[str]]:
     return out
 
 
+def facility_rows(fr, t: Translator, money, prices: bool = True) -> list[list[str]]:
+    """The facility's lines shown after the network's total (:data:`costmodel.money.bom.FACILITY_LINES`):
+    the cooling built for the cluster, when it is costed; empty otherwise."""
+    out = []
+    for key, _, _ in bom.FACILITY_LINES:
+        line = fr.bom_facility.get(key)
+        if not line or line["extended"] == 0:
+            continue
+        label = t(f"bom.item.{key}")
+        out.append([label, fmt_number(line["count"]), money(line["unit_price"]), money(line["extended"])] if prices
+                   else [label, money(line["extended"])])
+    return out
+
+
 def bom_section(t: Translator, res, names: dict[str, str], table: Callable, money, prices: bool) -> str:
     """The report's "Bill of materials" section: per fabric its items, counts and — unless ``prices``
     is False (a negotiated quote) — unit and extended prices, and the total (= network capex)."""
@@ -43,5 +57,5 @@ def bom_section(t: Translator, res, names: dict[str, str], table: Callable, mone
         body = rows(f, t, money, prices)
         total = [t("bom.total"), *([""] * (len(header) - 2)), money(f.network_capex_purchase)]
         parts.append(f"<p><b>{e(names[f.id])}</b></p>")
-        parts.append(table(header, [*body, total]))
+        parts.append(table(header, [*body, total, *facility_rows(f, t, money, prices)]))
     return "".join(parts)

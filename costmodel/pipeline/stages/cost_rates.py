@@ -77,8 +77,7 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
     cluster = 1.0 - np.asarray(fabric_only, dtype=float)
     cluster = float(cluster) if cluster.ndim == 0 else cluster  # 1 in cluster scope, 0 in fabric scope
     n, g = p.nodes, p.gpus_per_node
-    busy_h = sched.busy_hours
-    links = topo.links
+    busy_h, links = sched.busy_hours, topo.links
     net_kw = _network_kw(p, topo)
     rental = rental_value(p.rental_per_gpu_hour, n, g)
     vch = np.where(np.isnan(p.value_of_cluster_hour), rental, p.value_of_cluster_hour)
@@ -100,6 +99,7 @@ def cost_rates(p: Inputs, topo: Topology, step: StepTime, rel: Reliability, sche
         "fibre_links": links["fibre"],
         "links": topo.node_links + topo.switch_links,
         "frontend_nodes": n * p.frontend_network * cluster,
+        "cooled_kw": p.build_cooling * (net_kw + cluster * n * topo.server_kw),
         "kwh_network": net_kw * HOURS_PER_YEAR,
         "kwh_site": _site_kwh(p, step, busy_h, fabric_only),
         "kwh_site_busy": _site_kwh(p, step, HOURS_PER_YEAR, fabric_only),  # the same, training all year

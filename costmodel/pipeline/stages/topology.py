@@ -7,7 +7,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from costmodel.physics import media, rails
+from costmodel.physics import media, racks, rails
 from costmodel.pipeline.inputs import Inputs
 
 #: Keys of :attr:`Topology.bom`, each an ``(S, F)`` count of units installed or, for the
@@ -52,6 +52,9 @@ class Topology:
     switch_modules_bought: np.ndarray  # switch-side modules with spares [count]
     node_modules_bought: np.ndarray  # server-side modules with spares [count]
     bom: MappingProxyType  # :data:`BOM_KEYS` → count installed, or spares [count]
+    server_kw: np.ndarray  # peak power of one server [kW]
+    servers_per_rack: np.ndarray  # under the site's rack power limit [count]
+    racks: np.ndarray  # compute racks [count]
 
 
 def _modules(p: Inputs, node_fibre: np.ndarray, switch_fibre: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -62,6 +65,14 @@ def _modules(p: Inputs, node_fibre: np.ndarray, switch_fibre: np.ndarray) -> tup
     return in_switches, media.modules(node_fibre, 1.0, p.node_module_ports)
 
 
+def _racks(p: Inputs) -> tuple[np.ndarray, np.ndarray]:
+    """One server's peak power ``g · TDP + P_host`` [kW] and servers per rack ``min(nodes_per_rack,
+    ⌊rack_power_limit_kw / P_server⌋)``, at least one [count] (:mod:`costmodel.physics.racks`); the
+    node links' rack layout uses the latter."""
+    server_kw = racks.server_kw(p.gpus_per_node, p.gpu_tdp_kw, p.host_power_kw)
+    return server_kw, racks.servers_per_rack(p.nodes_per_rack, p.rack_power_limit_kw, server_kw)
+
+
 def topology(p: Inputs) -> Topology:
     """Rail-optimised leaves, tiers above, media by length and the bill of materials.
 
@@ -69,7 +80,7 @@ def topology(p: Inputs) -> Topology:
     ----------
     p : Inputs
         Broadcast inputs; reads ``nodes``, ``nics_per_node`` (rails) [count], ``switch_radix``
-        [ports], ``oversubscription`` [ratio], ``nodes_per_rack`` [count], the layout
+        [ports], ``oversubscription`` [ratio], the racks' inputs (:func:`_racks`), the layout
         (``rack_pitch_m``, ``row_pitch_m``, ``racks_per_row``, ``vertical_run_m``,
         ``service_loop_m``), the media reaches ``dac_reach_m``, ``aec_reach_m``, ``aoc_reach_m``
         [m], the reference design's optics (``node_optical``, ``switch_module_ports``,
@@ -81,18 +92,16 @@ def topology(p: Inputs) -> Topology:
 
     Notes
     -----
-    Switches and links from :func:`costmodel.physics.rails.rail_fabric`; the longest path crosses
-    ``2 t − 1`` switches. Node links by class from :func:`costmodel.physics.media.node_link_classes`,
-    or all fibre where the fabric's reference design cables them as optics
-    (:func:`costmodel.physics.media.optical_node_links`); switch links all of
-    :func:`costmodel.physics.media.switch_link_length`, copper or fibre
-    (:func:`costmodel.physics.media.switch_reach`). A fibre link has an optical module at each end;
-    modules = links × ends ÷ ports per module, rounded up per side (:func:`costmodel.physics.media.modules`):
-    node links ``⌈F_n / p_sw⌉`` in the leaves and ``⌈F_n / p_node⌉`` in the servers, switch links
-    ``⌈2 F_s / p_sw⌉``; DAC, active copper and AOC none. Bought = installed + spares, the spares
+    Switches and links from :func:`costmodel.physics.rails.rail_fabric`; the longest path crosses ``2 t − 1`` switches.
+    Node links by class from :func:`costmodel.physics.media.node_link_classes`, or all fibre where the fabric's
+    reference design cables them as optics (:func:`costmodel.physics.media.optical_node_links`); switch links all of
+    :func:`costmodel.physics.media.switch_link_length`, copper or fibre (:func:`costmodel.physics.media.switch_reach`).
+    A fibre link has an optical module at each end; modules = links × ends ÷ ports per module, rounded up per side
+    (:func:`costmodel.physics.media.modules`): node links ``⌈F_n / p_sw⌉`` in the leaves and ``⌈F_n / p_node⌉`` in the
+    servers, switch links ``⌈2 F_s / p_sw⌉``; DAC, active copper and AOC none. Bought = installed + spares, the spares
     ``installed × fraction`` rounded to the nearest unit per item (:func:`costmodel.physics.media.with_spares`):
-    switches (per tier), DAC, AEC and AOC cables (spare_cable_frac), optical modules per side
-    (spare_optic_frac). NICs have no spares here (they are part of the servers).
+    switches (per tier), DAC, AEC and AOC cables (spare_cable_frac), optical modules per side (spare_optic_frac). NICs
+    have no spares here (they are part of the servers).
 
     References
     ----------
@@ -100,12 +109,13 @@ def topology(p: Inputs) -> Topology:
     .. [2] NVIDIA, "Cable Management Guidelines and FAQ", 2023.
     """
     fab = rails.rail_fabric(p.nodes, p.nics_per_node, p.switch_radix, p.oversubscription)
+    server_kw, npr = _racks(p)
     layout = media.Layout(p.rack_pitch_m, p.row_pitch_m, p.racks_per_row, p.vertical_run_m, p.service_loop_m)
     reach = {"dac": p.dac_reach_m, "aec": p.aec_reach_m, "aoc": p.aoc_reach_m}
     node = media.optical_node_links(
-        media.node_link_classes(p.nodes, p.nics_per_node, fab["group_nodes"], p.nodes_per_rack, reach, layout),
+        media.node_link_classes(p.nodes, p.nics_per_node, fab["group_nodes"], npr, reach, layout),
         p.node_optical)
-    sw_m = media.switch_link_length(p.nodes, fab["group_nodes"], p.nodes_per_rack, layout)
+    sw_m = media.switch_link_length(p.nodes, fab["group_nodes"], npr, layout)
     sw = media.classify(fab["switch_links"], sw_m, media.switch_reach(reach))
     links = {c: node[c] + sw[c] for c in media.CLASSES}
     sw_mod, node_mod = _modules(p, node["fibre"], sw["fibre"])
@@ -140,5 +150,5 @@ def topology(p: Inputs) -> Topology:
         copper_bought=cables_bought["dac"] + cables_bought["aec"], dac_bought=cables_bought["dac"],
         aec_bought=cables_bought["aec"], aoc_bought=cables_bought["aoc"],
         transceivers_bought=xcvr_bought, switch_modules_bought=sw_mod_bought,
-        node_modules_bought=node_mod_bought, bom=MappingProxyType(bom),
-    )
+        node_modules_bought=node_mod_bought, bom=MappingProxyType(bom), server_kw=server_kw,
+        servers_per_rack=npr, racks=racks.racks(p.nodes, npr))
