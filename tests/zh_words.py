@@ -32,6 +32,9 @@ ALLOWED = frozenset({
     "min", "max", "log", "log2",
     # paper size of the PDF report
     "A4",
+    # the rack-scale and China-market parts and the 2026 fabrics, as their makers name them
+    "GB200", "GB300", "NVL72", "Grace", "Blackwell", "FP6", "NVSwitch", "Huawei", "Ascend", "Atlas", "A2",
+    "CloudMatrix", "NPU", "HCCS", "UB", "UEC", "Pollara", "LPO", "CPO", "NIC", "GHz", "MHz", "TbE",
 })
 #: Names the Chinese source descriptions (``title_zh`` in costmodel/data/references.yaml) quote verbatim,
 #: as Chinese citations do: paper, report and journal titles, authors, venues, products, file paths and
@@ -128,6 +131,11 @@ CITED = (
     "Infinity Fabric", "Gen5", "Gen6", "ROCm", "MI325X", "GH100", "Geekbench", "INT8", "TOPS", "FP16", "FP64",
     "Hopper", "Blackwell Ultra", "PFLOPS", "Cliff Center", "Oracle", "TensorWave", "IT", "x16", "MXFP4", "Kedios",
     "Inside NVIDIA Blackwell Ultra", "NVFP4", "HBM3E", "Lockwood",
+    # the rack-scale, China-market and 2026 fabric sources: papers, authors, products and pages quoted
+    "Serving Large Language Models on Huawei CloudMatrix384", "Zuo", "Huawei AI CloudMatrix 384", "910B",
+    "Gitee", "Ascend910B2C.ini", "CANN", "BCM78910", "SerDes", "Spectrum-X Photonics", "Quantum-X Photonics",
+    "SN6810", "SN6800", "Q3450", "Pensando", "P4", "MSA", "CloudEngine XH9230", "H3C S9827", "RG-S6990", "ECN",
+    "awesomeagents", "kshirol-dev", "Enterprise Reference Architecture", "HBM2e", "HBM3e",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
