@@ -41,11 +41,15 @@ with st.container(border=True):
     top = st.columns([3, 2])
     with top[0]:
         fabric_names = labels.fabric_names(t)
-        fabrics_key = keys.label_key(widgets.key_of("fabrics"), [fabric_names[f] for f in cat.fabrics])
-        st.multiselect(t("field.fabrics"), list(cat.fabrics), default=scenario.fabrics, key=fabrics_key,
+        offered = [f for f in cat.fabrics if gpu.carries(f)]  # only what the part's server can carry
+        fabrics_key = keys.label_key(widgets.key_of("fabrics"), [fabric_names[f] for f in offered])
+        st.multiselect(t("field.fabrics"), offered, default=scenario.fabrics, key=fabrics_key,
                        format_func=fabric_names.get, on_change=widgets.on_change, args=("fabrics", fabrics_key),
                        max_selections=MAX_FABRICS, help=t("help.fabrics"), select_all=False)
-        every = list(cat.fabrics)[:MAX_FABRICS]
+        if len(offered) < len(cat.fabrics):
+            st.caption(t("parts.fabrics_offered", gpu=labels.gpu_name(t, scenario.cluster.gpu), n=len(offered),
+                         total=len(cat.fabrics)))
+        every = offered[:MAX_FABRICS]
         chrome_texts.select_all_button(t, "fabrics_all", lambda: widgets.set_all("fabrics", every),
                                        disabled=set(every) <= set(scenario.fabrics), limit=MAX_FABRICS)
         widgets.show_error("fabrics")
@@ -55,7 +59,7 @@ with st.container(border=True):
 left, middle, right = st.columns(3)
 with left, st.container(border=True):
     st.subheader(t("group.cluster"))
-    widgets.choice(t, "cluster.gpu", list(cat.gpus), labels={k: g.name for k, g in cat.gpus.items()})
+    widgets.choice(t, "cluster.gpu", list(cat.gpus), labels={k: labels.gpu_name(t, k) for k in cat.gpus})
     widgets.number(t, "cluster.nodes")
     widgets.number(t, "cluster.gpus_per_node", placeholder_value=gpu.default_gpus_per_node.typical)
     widgets.number(t, "cluster.nics_per_node", placeholder_value=gpu.default_nics_per_node.typical)

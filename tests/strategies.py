@@ -15,7 +15,9 @@ FABRICS = sorted(CAT.fabrics)
 @st.composite
 def scenarios(draw, max_nodes: int = 2048) -> Scenario:
     """Valid scenarios over the whole catalog and the main switches of the schema."""
-    fabrics = draw(st.lists(st.sampled_from(FABRICS), min_size=1, max_size=5, unique=True))
+    gpu = draw(st.sampled_from(GPUS))
+    usable = [f for f in FABRICS if CAT.gpus[gpu].carries(f)]  # the fabrics its server can carry
+    fabrics = draw(st.lists(st.sampled_from(usable), min_size=1, max_size=5, unique=True))
     baseline = draw(st.sampled_from(fabrics))
     parallelism = draw(st.sampled_from(["dp", "fsdp", "pipeline"]))
     horizon = draw(st.integers(1, 10))
@@ -26,7 +28,7 @@ def scenarios(draw, max_nodes: int = 2048) -> Scenario:
         "scope": draw(st.sampled_from(["cluster", "fabric"])),
         "cluster": {
             "nodes": nodes,
-            "gpu": draw(st.sampled_from(GPUS)),
+            "gpu": gpu,
             "gpus_per_node": draw(st.integers(1, 8)),
             "nics_per_node": draw(st.integers(1, 8)),
         },

@@ -33,6 +33,9 @@ ALLOWED = frozenset({
     "min", "max", "log", "log2",
     # paper size of the PDF report
     "A4",
+    # the rack-scale and China-market parts and the 2026 fabrics, as their makers name them
+    "GB200", "GB300", "NVL72", "Grace", "Blackwell", "FP6", "NVSwitch", "Huawei", "Ascend", "Atlas", "A2",
+    "CloudMatrix", "NPU", "HCCS", "UB", "UEC", "Pollara", "LPO", "CPO", "NIC", "GHz", "MHz", "TbE",
 })
 #: Names the Chinese source descriptions (``title_zh`` in costmodel/data/references.yaml) quote verbatim,
 #: as Chinese citations do: paper, report and journal titles, authors, venues, products, file paths and
@@ -142,6 +145,11 @@ CITED = (
     # the facility's sources (data/cooling.yaml)
     "STL Partners", "The retrofitting roadmap: an evolution of liquid cooling", "Heydari", "Vertiv", "ASME InterPACK",
     "Power Usage Effectiveness Analysis of a High-Density Air-Liquid Hybrid Cooled Data Center",
+    # the rack-scale, China-market and 2026 fabric sources: papers, authors, products and pages quoted
+    "Serving Large Language Models on Huawei CloudMatrix384", "Zuo", "Huawei AI CloudMatrix 384", "910B",
+    "Gitee", "Ascend910B2C.ini", "CANN", "BCM78910", "SerDes", "Spectrum-X Photonics", "Quantum-X Photonics",
+    "SN6810", "SN6800", "Q3450", "Pensando", "P4", "MSA", "CloudEngine XH9230", "H3C S9827", "RG-S6990", "ECN",
+    "awesomeagents", "kshirol-dev", "Enterprise Reference Architecture", "HBM2e", "HBM3e",
 )
 _CITED = re.compile("|".join(rf"(?<![A-Za-z]){re.escape(c)}(?![A-Za-z])" for c in sorted(CITED, key=len, reverse=True)))
 LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")

@@ -61,6 +61,11 @@ def fabric_group(fabric_id: str, spec: dict, groups: dict) -> str:
     return groups.get("default", "default")
 
 
+def gpu_group(gpu_id: str, market: dict) -> str:
+    """The factor set of one GPU: a named group of ``gpu_groups`` that lists it (domestic parts), else ``gpus``."""
+    return next((name for name, ids in market.get("gpu_groups", {}).items() if gpu_id in ids), GPU_GROUP)
+
+
 def _item(prices: dict, factors: dict, explicit: dict, fx: float, market: dict, currency: str) -> dict:
     """All prices of one GPU or fabric: explicit China prices, unitless fields copied, the rest derived."""
     unitless = set(market.get("unitless", ()))
@@ -82,7 +87,7 @@ def build(base: dict, market: dict, fx: float, fabric_specs: dict) -> dict:
     explicit = market.get("prices", {})
     groups = market.get("fabric_groups", {})
     cur = base["currency"]
-    gpus = {gid: _item(p, factors[GPU_GROUP], explicit.get("gpus", {}).get(gid, {}), fx, market, cur)
+    gpus = {gid: _item(p, factors[gpu_group(gid, market)], explicit.get("gpus", {}).get(gid, {}), fx, market, cur)
             for gid, p in base["gpus"].items()}
     fabrics = {}
     for fid, p in base["fabrics"].items():

@@ -64,12 +64,17 @@ class GpuSpec(BaseModel):
     nic_pcie_lanes: Quantity  # its lanes
     scaleup_domain_gpus: Quantity  # GPUs sharing one NVLink / Infinity Fabric / UB domain (8 on HGX, 72 on NVL72)
     cooling_required: CoolingKind | None = None  # "liquid": the part is sold only liquid-cooled; None = any
-
+    fabrics: tuple[str, ...] | None = None  # fabric ids its server can carry; None = every fabric
+    name_zh: str = ""  # Chinese display name where it differs ("" = ``name``)
 
     def peak_tflops(self, precision: str) -> float | None:
         """Dense tensor-core peak at ``precision`` (bf16, fp8, fp4) [TFLOP/s]; None where the part lacks it."""
         q = {"bf16": self.peak_bf16_tflops, "fp8": self.peak_fp8_tflops, "fp4": self.peak_fp4_tflops}[precision]
         return None if q is None else q.typical
+
+    def carries(self, fabric: str) -> bool:
+        """Whether this part's server can carry ``fabric`` (a fabrics.yaml id; no list = every fabric)."""
+        return self.fabrics is None or fabric in self.fabrics
 
 
 class Optics(BaseModel):
@@ -181,7 +186,7 @@ class KernelSpec(BaseModel):
     matmul share of peak, fused attention's share of peak."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
-    arch: Literal["ampere", "hopper", "blackwell", "cdna3", "cdna4"]
+    arch: Literal["ampere", "hopper", "blackwell", "cdna3", "cdna4", "davinci"]
     sm_count: Quantity
     hbm_gbs: Quantity
     mamf_share: Quantity
@@ -275,6 +280,10 @@ def _check_sources(catalog: Catalog) -> None:
                 f"price book {book.id!r}: missing {sorted(missing)}, unknown {sorted(extra)}"
             )
     cooling_kinds.check(catalog.cooling)
+    for gid, gpu in catalog.gpus.items():
+        unknown = set(gpu.fabrics or ()) - set(catalog.fabrics)
+        if unknown:
+            raise CatalogError(f"gpus.{gid}.fabrics: unknown fabric {sorted(unknown)}")
     if set(catalog.kernels) != set(catalog.gpus):
         raise CatalogError(f"gemm_efficiency.yaml: kernel figures for {sorted(catalog.kernels)}, GPUs "
                            f"{sorted(catalog.gpus)}: every GPU needs one entry")

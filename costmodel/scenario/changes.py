@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from costmodel.catalog.loader import load_catalog
 from costmodel.scenario.validation import validate_scenario
 
 if TYPE_CHECKING:
@@ -80,6 +81,22 @@ def repair(data: dict) -> list[str]:
     return changed
 
 
+def keep_carried_fabrics(data: dict) -> list[str]:
+    """After a change of GPU: drop the compared fabrics its server cannot carry (an Ascend server has no
+    InfiniBand HCA); none left: the part's first fabric. Returns ``["fabrics"]`` when it changed them.
+    A change of ``fabrics`` itself is never repaired: asking for a barred fabric is refused, naming it.
+
+    >>> doc = {"cluster": {"gpu": "ascend-910b"}, "fabrics": ["ib-ndr-400", "roce-400"]}
+    >>> keep_carried_fabrics(doc), doc["fabrics"]
+    (['fabrics'], ['roce-400'])
+    """
+    part = load_catalog().gpus.get(data["cluster"]["gpu"])
+    if part is None or all(part.carries(f) for f in data["fabrics"]):
+        return []
+    data["fabrics"] = [f for f in data["fabrics"] if part.carries(f)] or [part.fabrics[0]]
+    return ["fabrics"]
+
+
 def with_change(scenario: Scenario, path: str, value: Any) -> Change:
     """``scenario`` with dotted field ``path`` set to ``value`` (JSON form), repaired and validated.
 
@@ -92,8 +109,9 @@ def with_change(scenario: Scenario, path: str, value: Any) -> Change:
     if path == "name" and isinstance(value, str) and not value.strip():
         value = type(scenario).model_fields["name"].default
     data = set_path(scenario.model_dump(mode="json"), path, value)
-    repaired = repair(data)
+    repaired = keep_carried_fabrics(data) if path == "cluster.gpu" else []
+    repaired += repair(data)
     return Change(validate_scenario(data), tuple(repaired))
 
 
-__all__ = ["Change", "repair", "set_path", "with_change"]
+__all__ = ["Change", "keep_carried_fabrics", "repair", "set_path", "with_change"]

@@ -313,6 +313,13 @@ class Scenario(BaseModel):
                                "unknown_id", got=repr(unknown[0]), choices=", ".join(cat.fabrics))
         if len(set(self.fabrics)) != len(self.fabrics):
             raise FieldError("fabrics", "each fabric may appear once", "fabric_twice")
+        part = cat.gpus[self.cluster.gpu]
+        barred = [f for f in self.fabrics if not part.carries(f)]
+        if barred:
+            usable = ", ".join(part.fabrics or ())
+            raise FieldError("fabrics", f"the {part.name} cannot carry {barred[0]!r} (cluster.gpu); its server "
+                             f"takes one of: {usable}", "fabric_not_carried", gpu=part.name, got=repr(barred[0]),
+                             choices=usable)
         if self.baseline not in self.fabrics:
             raise FieldError("baseline", f"{self.baseline!r} must be one of fabrics {self.fabrics}",
                                "baseline_not_compared", got=repr(self.baseline), choices=str(self.fabrics))

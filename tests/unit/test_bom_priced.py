@@ -18,6 +18,14 @@ from costmodel.scenario.schema import Scenario
 
 CAT = load_catalog()
 ALL_FABRICS = list(CAT.fabrics)
+MAX_COMPARED = 12  # a scenario compares at most 12 fabrics (Scenario.fabrics)
+
+
+def _groups(preset: str) -> list[list[str]]:
+    """Every fabric the preset's part can carry, in scenarios of at most 12 fabrics."""
+    part = CAT.gpus[load_preset(preset).cluster.gpu]
+    usable = [f for f in ALL_FABRICS if part.carries(f)]
+    return [usable[i:i + MAX_COMPARED] for i in range(0, len(usable), MAX_COMPARED)]
 
 
 def _scenario(preset: str, fabrics=None, **cluster) -> Scenario:
@@ -30,7 +38,7 @@ def _scenario(preset: str, fabrics=None, **cluster) -> Scenario:
 
 @pytest.mark.parametrize("preset", list_presets())
 def test_the_priced_bill_adds_up_to_the_network_capex_for_every_preset_and_fabric(preset):
-    for sc in (load_preset(preset), _scenario(preset, ALL_FABRICS)):
+    for sc in (load_preset(preset), *(_scenario(preset, g) for g in _groups(preset))):
         res = costmodel.evaluate(sc)
         for f in res.fabrics:
             assert set(f.bom_priced) == {k for k, _, _ in bom.LINES}
@@ -43,8 +51,9 @@ def test_the_priced_bill_adds_up_to_the_network_capex_for_every_preset_and_fabri
 
 def test_the_bill_counts_are_the_topology_counts():
     """Media lines are the topology's installed links plus spares; fibre is one per fibre link."""
-    res = costmodel.evaluate(_scenario("seed-case3-128xH100", ALL_FABRICS))
-    for f in res.fabrics:
+    fabrics = [f for g in _groups("seed-case3-128xH100") for f in costmodel.evaluate(
+        _scenario("seed-case3-128xH100", g)).fabrics]
+    for f in fabrics:
         b, lines = f.bom, f.bom_priced
         for cls in ("dac", "aec", "aoc"):
             assert lines[cls]["count"] == b[f"node_{cls}"] + b[f"switch_{cls}"] + b[f"spare_{cls}"]
@@ -74,9 +83,9 @@ def test_more_nodes_never_cost_less(n, extra, fabric):
 
 @pytest.mark.parametrize("preset", list_presets())
 def test_reusing_existing_switches_zeroes_only_ethernet_switch_capex(preset):
-    off = costmodel.evaluate(_scenario(preset, ALL_FABRICS, reuse_existing_switches=False))
-    on = costmodel.evaluate(_scenario(preset, ALL_FABRICS, reuse_existing_switches=True, existing_switch_gbps=800))
-    for a, b in zip(off.fabrics, on.fabrics, strict=True):
+    off, on = ([f for g in _groups(preset) for f in costmodel.evaluate(_scenario(
+        preset, g, reuse_existing_switches=reuse, existing_switch_gbps=800)).fabrics] for reuse in (False, True))
+    for a, b in zip(off, on, strict=True):
         switch_capex = a.bom_priced["switches"]["extended"]
         assert switch_capex > 0
         if a.family == "infiniband":
@@ -107,16 +116,17 @@ def test_case_1_keeps_its_existing_100_gbe_switches():
 
 
 def test_the_front_end_is_the_same_for_every_fabric_and_only_in_cluster_scope():
-    res = costmodel.evaluate(_scenario("seed-intro-32xA100", ALL_FABRICS))
-    front = {f.bom_priced["frontend"]["extended"] for f in res.fabrics}
     price = CAT.price_book("public").gpus["a100-80"].frontend_per_node.typical
-    assert front == {res.nodes * price}
-    off = costmodel.evaluate(_scenario("seed-intro-32xA100", ALL_FABRICS, frontend_network=False))
-    fabric_scope = costmodel.evaluate(Scenario.model_validate(
-        _scenario("seed-intro-32xA100", ALL_FABRICS).model_dump() | {"scope": "fabric"}))
-    for a, b, c in zip(res.fabrics, off.fabrics, fabric_scope.fabrics, strict=True):
-        assert b.bom_priced["frontend"]["extended"] == c.bom_priced["frontend"]["extended"] == 0.0
-        assert a.network_capex_purchase - b.network_capex_purchase == pytest.approx(res.nodes * price)
+    for g in _groups("seed-intro-32xA100"):
+        res = costmodel.evaluate(_scenario("seed-intro-32xA100", g))
+        front = {f.bom_priced["frontend"]["extended"] for f in res.fabrics}
+        assert front == {res.nodes * price}
+        off = costmodel.evaluate(_scenario("seed-intro-32xA100", g, frontend_network=False))
+        fabric_scope = costmodel.evaluate(Scenario.model_validate(
+            _scenario("seed-intro-32xA100", g).model_dump() | {"scope": "fabric"}))
+        for a, b, c in zip(res.fabrics, off.fabrics, fabric_scope.fabrics, strict=True):
+            assert b.bom_priced["frontend"]["extended"] == c.bom_priced["frontend"]["extended"] == 0.0
+            assert a.network_capex_purchase - b.network_capex_purchase == pytest.approx(res.nodes * price)
 
 
 def test_staff_has_a_floor_scaled_by_the_ops_factor():

@@ -66,8 +66,11 @@ def test_presets_are_valid_and_carry_claims(pid):
     from costmodel.scenario.presets import get_preset
 
     preset = get_preset(pid)
-    assert preset.claims, pid
-    assert any(c.metric == "run_days_ratio" for c in preset.claims)
+    if preset.source == "seed-article":  # the article's cases carry its claims; other presets cite a design
+        assert preset.claims, pid
+        assert any(c.metric == "run_days_ratio" for c in preset.claims)
+    else:
+        assert preset.source in CAT.references and not preset.claims, pid
     for c in preset.claims:
         assert c.fabric in preset.scenario.fabrics
     res = costmodel.evaluate(preset.scenario)

@@ -57,7 +57,7 @@ def test_every_price_is_sourced_dated_and_ranged(kind, item, field, q, pub):
 @pytest.mark.parametrize(("kind", "item", "field", "q", "pub"),
                          [i for i in ITEMS if i[3].source == ESTIMATE], ids=lambda v: v if isinstance(v, str) else "")
 def test_an_estimate_is_the_public_price_times_the_rate_and_its_stated_factor(kind, item, field, q, pub):
-    group = "gpus" if kind == "gpus" else cn_prices.fabric_group(
+    group = cn_prices.gpu_group(item, MARKET) if kind == "gpus" else cn_prices.fabric_group(
         item, {"family": CAT.fabrics[item].family}, MARKET["fabric_groups"])
     f = MARKET["factors"][group][field]
     assert q.typical == pytest.approx(pub.typical * FX * f["typical"], rel=0.01)
@@ -92,13 +92,13 @@ def test_a_fabric_added_to_the_public_book_gets_a_cny_estimate(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(DATA_DIR, data)
     fabrics = yaml.safe_load((data / "fabrics.yaml").read_text(encoding="utf-8"))
-    fabrics["fabrics"]["roce-800"] = {**fabrics["fabrics"]["roce-400"], "name": "RoCEv2 800 Gb/s"}
+    fabrics["fabrics"]["roce-1600"] = {**fabrics["fabrics"]["roce-400"], "name": "RoCEv2 1,600 Gb/s"}
     (data / "fabrics.yaml").write_text(yaml.safe_dump(fabrics, allow_unicode=True), encoding="utf-8")
     book = yaml.safe_load((data / "pricebooks" / "public.yaml").read_text(encoding="utf-8"))
-    book["fabrics"]["roce-800"] = dict(book["fabrics"]["roce-400"])
+    book["fabrics"]["roce-1600"] = dict(book["fabrics"]["roce-400"])
     (data / "pricebooks" / "public.yaml").write_text(yaml.safe_dump(book, allow_unicode=True), encoding="utf-8")
     cat = load_catalog(data)
-    assert cat.price_book(MARKET["id"]).fabrics["roce-800"] == BOOK.fabrics["roce-400"]
+    assert cat.price_book(MARKET["id"]).fabrics["roce-1600"] == BOOK.fabrics["roce-400"]
 
 
 def test_a_market_file_naming_an_unknown_factor_is_refused(tmp_path):

@@ -30,6 +30,12 @@ def fabric_names(t: Translator) -> dict[str, str]:
     return formatting.fabric_names(t.lang)
 
 
+def gpu_name(t: Translator, gpu: str) -> str:
+    """Display name of catalog GPU ``gpu`` in the current language (its Chinese name where it has one)."""
+    spec = load_catalog().gpus[gpu]
+    return spec.name_zh if t.lang == "zh" and spec.name_zh else spec.name
+
+
 def fabric_short_names(t: Translator) -> dict[str, str]:
     """Short label of every catalog fabric in the current language
     (:func:`costmodel.catalog.formatting.fabric_short_names`)."""
