@@ -34,7 +34,7 @@ ALLOWED = frozenset({
     # paper size of the PDF report
     "A4",
     # the rack-scale and China-market parts and the 2026 fabrics, as their makers name them
-    "GB200", "GB300", "NVL72", "Grace", "Blackwell", "FP6", "NVSwitch", "Huawei", "Ascend", "Atlas", "A2",
+    "Grace", "Blackwell", "FP6", "NVSwitch", "Huawei", "Ascend", "Atlas", "A2",
     "CloudMatrix", "NPU", "HCCS", "UB", "UEC", "Pollara", "LPO", "CPO", "NIC", "GHz", "MHz", "TbE",
 })
 #: Names the Chinese source descriptions (``title_zh`` in costmodel/data/references.yaml) quote verbatim,
