@@ -42,12 +42,14 @@ ADDED_FIELDS = {"workload": ("target_run_days", "virtual_stages", "micro_batch_s
                              "moe_max_nodes", "recompute", "precision", "dualpipe", "zero_stage"),
                 "cluster": ("oversubscription", "nodes_per_rack", "spare_switch_frac", "spare_cable_frac",
                             "spare_optic_frac", "in_network_reduction", "hot_spare_node_frac",
-                            "frontend_network", "reuse_existing_switches", "existing_switch_gbps"),  # bill of materials
+                            "frontend_network", "reuse_existing_switches", "existing_switch_gbps",  # bill of materials
+                            "scaleup_domain_gpus"),  # format 6: rack-scale domains
                 "operations": ("node_repair_hours", "network_staff_fte", "cluster_staff_fte",
                                "staff_cost_per_fte_year"),  # staff floor
                 # finance and carbon
                 "finance": ("tax_region", "tax_rate", "depreciation_years_servers", "depreciation_years_network"),
-                "facility": ("grid_region", "grid_kg_per_kwh")}
+                "facility": ("grid_region", "grid_kg_per_kwh",
+                             "cooling", "build_cooling", "rack_power_limit_kw", "cooling_capex_per_kw")}  # format 6
 REPLACED_FIELDS = {"workload": ("pipeline_microbatches",)}  # format 4: micro_batch_seqs
 #: price-book fields added after a link was made: a link's frozen quote lacks them, and
 #: decoding it leaves them at the book's price

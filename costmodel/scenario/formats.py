@@ -44,7 +44,7 @@ import yaml
 from costmodel.catalog.loader import DATA_DIR
 from costmodel.errors import ScenarioError, problem, problems_error
 
-CURRENT = 5
+CURRENT = 6
 FIRST = 1
 KEY = "format"  # the top-level key of an exported file
 FORMATS_DIR = DATA_DIR / "formats"
@@ -133,8 +133,20 @@ def _v4_to_v5(doc: dict) -> dict:
     return doc
 
 
+def _v5_to_v6(doc: dict) -> dict:
+    """Format 5 → 6: the clusters of 2026. New fields take their defaults: ``cluster.scaleup_domain_gpus``
+    (empty: the GPU's scale-up domain from the catalog, one node for the parts a format-5 document
+    could name), ``facility.cooling`` (air), ``build_cooling`` (off), ``rack_power_limit_kw`` (45) and
+    ``cooling_capex_per_kw`` (empty: the catalog's). ``facility.pue`` may now be empty (the cooling's
+    typical PUE, 1.4 for air); a format-5 document carries its PUE (1.4 unless edited) and keeps it.
+    The new presets (rack-scale NVL72, B300, MI355X, H20, Ascend 910B, CloudMatrix 384) have no
+    format-5 link to upgrade.
+    """
+    return doc
+
+
 # from version → step to version + 1
-MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5}
+MIGRATIONS: dict[int, Migration] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4, 4: _v4_to_v5, 5: _v5_to_v6}
 
 
 def _error(message: str, code: str, **values) -> ScenarioError:

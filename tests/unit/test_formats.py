@@ -60,7 +60,8 @@ def test_the_fixtures_are_format_1_made_by_the_code_before_formats():
 
 def test_the_frozen_format_1_presets_are_what_the_v1_code_exported():
     frozen = formats.bases(1)
-    for preset in share.preset_ids():
+    assert set(frozen) <= set(share.preset_ids())  # presets are added, never taken away
+    for preset in frozen:
         assert frozen[preset] == json.loads(_v1_file(preset)), preset
 
 
@@ -116,7 +117,7 @@ def test_a_link_of_a_newer_or_unknown_format_is_refused_with_a_message():
         share.decode(share.BLANK, f"{newer}.{body}")
     with pytest.raises(share.LinkError, match="another version of the planner"):
         share.decode(share.BLANK, f"x.{body}")
-    with pytest.raises(share.LinkError, match="unknown preset 'no-such'; allowed: blank, seed-case1"):
+    with pytest.raises(share.LinkError, match="unknown preset 'no-such'; allowed: .*blank, .*seed-case1"):
         share.decode("no-such", token)
 
 
@@ -126,7 +127,7 @@ def test_the_current_formats_frozen_presets_are_the_live_presets():
     register a migration and run ``python -m costmodel.scenario.formats snapshot``
     (see costmodel/scenario/formats.py)."""
     assert formats.bases(formats.CURRENT) == formats.live_bases()
-    assert list(formats.bases(formats.CURRENT)) == share.preset_ids()
+    assert sorted(formats.bases(formats.CURRENT)) == sorted(share.preset_ids())
 
 
 # -- files of the current format -----------------------------------------------------------------
