@@ -21,9 +21,9 @@ import time
 
 import numpy as np
 
+from costmodel.catalog import serving_data
 from costmodel.catalog.loader import load_catalog
 from costmodel.scenario.schema import Scenario
-from costmodel.serving import data as serving_data
 from costmodel.serving.from_scenario import serving_inputs
 from costmodel.serving.sizing import serve
 

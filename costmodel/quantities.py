@@ -28,7 +28,7 @@ import yaml
 from costmodel.errors import CatalogError, FieldError
 
 QUANTITIES_FILE = Path(__file__).parent / "data" / "quantities.yaml"
-SCENARIO_SECTIONS = ("cluster", "workload", "facility", "operations", "finance")
+SCENARIO_SECTIONS = ("cluster", "workload", "facility", "operations", "finance", "serving")
 CATALOG_GROUPS = ("fabric", "fabric_price", "gpu", "gpu_price", "model", "price_book")
 OTHER_GROUPS = ("money", "analysis", "measurement")  # inputs of the app and the exports; a fabric's fitted
 # nccl-tests measurement (schema.Measurement), which the model reads through costmodel.physics.calibration

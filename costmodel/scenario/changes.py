@@ -97,6 +97,21 @@ def keep_carried_fabrics(data: dict) -> list[str]:
     return ["fabrics"]
 
 
+def keep_serving_precision(data: dict) -> list[str]:
+    """After a change of GPU: a serving precision the new part lacks falls back to BF16. Returns
+    ``["serving.precision"]`` when it changed it.
+
+    >>> doc = {"cluster": {"gpu": "a100-80"}, "serving": {"precision": "fp8"}}
+    >>> keep_serving_precision(doc), doc["serving"]["precision"]
+    (['serving.precision'], 'bf16')
+    """
+    part, serving = load_catalog().gpus.get(data["cluster"]["gpu"]), data.get("serving")
+    if part is None or not isinstance(serving, dict) or part.peak_tflops(serving.get("precision", "bf16")):
+        return []
+    serving["precision"] = "bf16"
+    return ["serving.precision"]
+
+
 def with_change(scenario: Scenario, path: str, value: Any) -> Change:
     """``scenario`` with dotted field ``path`` set to ``value`` (JSON form), repaired and validated.
 
@@ -109,9 +124,9 @@ def with_change(scenario: Scenario, path: str, value: Any) -> Change:
     if path == "name" and isinstance(value, str) and not value.strip():
         value = type(scenario).model_fields["name"].default
     data = set_path(scenario.model_dump(mode="json"), path, value)
-    repaired = keep_carried_fabrics(data) if path == "cluster.gpu" else []
+    repaired = keep_carried_fabrics(data) + keep_serving_precision(data) if path == "cluster.gpu" else []
     repaired += repair(data)
     return Change(validate_scenario(data), tuple(repaired))
 
 
-__all__ = ["Change", "keep_carried_fabrics", "repair", "set_path", "with_change"]
+__all__ = ["Change", "keep_carried_fabrics", "keep_serving_precision", "repair", "set_path", "with_change"]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import unicodedata
 from typing import Annotated
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, create_model
+from pydantic.fields import FieldInfo
 
 from costmodel import quantities
 from costmodel.catalog.loader import load_catalog
@@ -40,3 +41,23 @@ def plain_text(value: str, where: str) -> str:
     if not value.strip():
         raise FieldError(where, "must not be blank", "blank")
     return value
+
+
+def _numbers(section: str) -> dict[str, tuple[object, FieldInfo]]:
+    """The numeric fields of a scenario section as the registry declares them: ``int`` for an integer
+    quantity, else ``float``; ``None`` allowed (and the default) when it may be empty, else the
+    packaged catalog's typical value; its bounds and description."""
+    out: dict[str, tuple[object, FieldInfo]] = {}
+    for spec in quantities.section(section):
+        kind = int if spec.integer else float
+        limits = {**spec.field_kwargs(), "description": spec.description}
+        out[spec.name] = ((kind | None, Field(None, **limits)) if spec.empty
+                          else (kind, Field(default_factory=catalog_default(section, spec.name, kind), **limits)))
+    return out
+
+
+def section_model(choices: type[BaseModel], section: str, doc: str, module: str) -> type[BaseModel]:
+    """A scenario section (class of ``module``): its non-numeric fields (``choices``) and its numbers
+    from the registry."""
+    return create_model(section.capitalize(), __base__=choices, __module__=module, __doc__=doc,
+                        **_numbers(section))

@@ -139,8 +139,10 @@ def _v5_to_v6(doc: dict) -> dict:
     could name), ``facility.cooling`` (air), ``build_cooling`` (off), ``rack_power_limit_kw`` (45) and
     ``cooling_capex_per_kw`` (empty: the catalog's). ``facility.pue`` may now be empty (the cooling's
     typical PUE, 1.4 for air); a format-5 document carries its PUE (1.4 unless edited) and keeps it.
-    The new presets (rack-scale NVL72, B300, MI355X, H20, Ascend 910B, CloudMatrix 384) have no
-    format-5 link to upgrade.
+    The new section ``serving`` (the inference service of the Serving page: model, precision,
+    disaggregated, peak and average demand, mean prompt and output, TTFT and TPOT targets) takes its
+    defaults; the training figures do not read it. The new presets (rack-scale NVL72, B300, MI355X,
+    H20, Ascend 910B, CloudMatrix 384, the serving presets) have no format-5 link to upgrade.
     """
     return doc
 

@@ -10,34 +10,20 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationInfo, create_model, model_validator
-from pydantic.fields import FieldInfo
+from pydantic import BaseModel, Field, ValidationInfo, model_validator
 
 from costmodel import quantities
 from costmodel.catalog.loader import catalog_in, load_catalog
 from costmodel.errors import FieldError, clean_text
 from costmodel.scenario import scaleup
-from costmodel.scenario.fields import STRICT, CatalogId, blank_default, catalog_default, plain_text
+from costmodel.scenario.fields import STRICT, CatalogId, blank_default, plain_text, section_model
 from costmodel.scenario.measurements import AlltoallMeasurement, Measurement
-
-
-def _numbers(section: str) -> dict[str, tuple[object, FieldInfo]]:
-    """The numeric fields of a scenario section as the registry declares them: ``int`` for an integer
-    quantity, else ``float``; ``None`` allowed (and the default) when it may be empty, else the
-    packaged catalog's typical value; its bounds and description."""
-    out: dict[str, tuple[object, FieldInfo]] = {}
-    for spec in quantities.section(section):
-        kind = int if spec.integer else float
-        bounds = {**spec.field_kwargs(), "description": spec.description}
-        out[spec.name] = ((kind | None, Field(None, **bounds)) if spec.empty
-                          else (kind, Field(default_factory=catalog_default(section, spec.name, kind), **bounds)))
-    return out
+from costmodel.scenario.serving import Serving, check_serving
 
 
 def _section(choices: type[BaseModel], section: str, doc: str) -> type[BaseModel]:
-    """A scenario section: its non-numeric fields (``choices``) and its numbers from the registry."""
-    return create_model(section.capitalize(), __base__=choices, __module__=__name__, __doc__=doc,
-                        **_numbers(section))
+    """A scenario section of this module (:func:`~costmodel.scenario.fields.section_model`)."""
+    return section_model(choices, section, doc, __name__)
 
 
 class _ClusterChoices(BaseModel):
@@ -267,7 +253,7 @@ class DerivedPriceBook(BaseModel):
 
 
 class Scenario(BaseModel):
-    """A whole what-if: cluster, workload, facility, operations, finance, scope and fabrics."""
+    """A whole what-if: cluster, workload, facility, operations, finance, serving, scope and fabrics."""
 
     model_config = STRICT
     name: str = Field("Untitled scenario", min_length=1, max_length=200, description="free text")
@@ -284,6 +270,7 @@ class Scenario(BaseModel):
     operations: Operations = Field(default_factory=Operations)
     finance: Finance = Field(default_factory=Finance)
     context: Context = Field(default_factory=Context)
+    serving: Serving = Field(default_factory=Serving, description="the inference service (the Serving page)")
     fabrics: list[CatalogId] = Field(
         default_factory=lambda: list(load_catalog().blank_scenario["fabrics"]),
         min_length=1,
@@ -349,6 +336,7 @@ class Scenario(BaseModel):
             raise FieldError("workload.precision", f"the {cat.gpus[gpu].name} has no {precision.upper()} tensor "
                              "cores; choose BF16 or a GPU that has them", "precision_unsupported",
                              gpu=cat.gpus[gpu].name, precision=precision.upper())
+        check_serving(self.serving, gpu, cat)
         g = int(self.cluster.gpus_per_node or cat.gpus[self.cluster.gpu].default_gpus_per_node.typical)
         self._check_layout(g)
         scaleup.check(self.cluster.scaleup_domain_gpus, g)

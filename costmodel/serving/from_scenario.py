@@ -15,13 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from costmodel.api import evaluate
+from costmodel.catalog import serving_data
 from costmodel.catalog.loader import Catalog, load_catalog
 from costmodel.pipeline.inputs import build
 from costmodel.pipeline.stages.batch import batch_nodes, float_inputs
 from costmodel.pipeline.stages.step_time import step_args
 from costmodel.pipeline.stages.topology import topology
 from costmodel.scenario.schema import Scenario
-from costmodel.serving import data as serving_data
 from costmodel.serving.inputs import (
     ServingInputs,
     batch_grid,

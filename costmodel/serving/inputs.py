@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from costmodel.catalog import serving_data
 from costmodel.catalog.loader import Catalog, load_catalog
-from costmodel.serving import data as serving_data
 
 Array = np.ndarray
 

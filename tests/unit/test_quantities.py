@@ -35,7 +35,7 @@ from webui.i18n.translator import catalog
 
 REG = quantities.registry()
 SECTIONS = {"cluster": schema.Cluster, "workload": schema.Workload, "facility": schema.Facility,
-            "operations": schema.Operations, "finance": schema.Finance}
+            "operations": schema.Operations, "finance": schema.Finance, "serving": schema.Serving}
 CATALOG_TYPES = {"fabric": FabricSpec, "fabric_price": FabricPrices, "gpu": GpuSpec, "gpu_price": GpuPrices}
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 
+from costmodel.catalog import serving_data
 from costmodel.catalog.loader import load_catalog
-from costmodel.serving import data as serving_data
 from costmodel.serving.published import compare, load_runs
 
 
