@@ -34,6 +34,7 @@ PAGES = [
     st.Page("app_pages/cluster.py", title=t("nav.cluster"), icon=":material/dns:", url_path="cluster"),
     st.Page("app_pages/compare.py", title=t("nav.compare"), icon=":material/compare_arrows:", url_path="compare",
             default=True),
+    st.Page("app_pages/serving.py", title=t("nav.serving"), icon=":material/chat:", url_path="serving"),
     st.Page("app_pages/scale.py", title=t("nav.scale"), icon=":material/show_chart:", url_path="scale"),
     st.Page("app_pages/risk.py", title=t("nav.risk"), icon=":material/casino:", url_path="risk"),
     st.Page("app_pages/assumptions.py", title=t("nav.assumptions"), icon=":material/table_edit:",

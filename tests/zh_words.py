@@ -36,6 +36,8 @@ ALLOWED = frozenset({
     # the rack-scale and China-market parts and the 2026 fabrics, as their makers name them
     "Grace", "Blackwell", "FP6", "NVSwitch", "Huawei", "Ascend", "Atlas", "A2",
     "CloudMatrix", "NPU", "HCCS", "UB", "UEC", "Pollara", "LPO", "CPO", "NIC", "GHz", "MHz", "TbE",
+    # the served models of the Serving page, as their makers name them (Llama 3.1 70B, DeepSeek-V3 / R1, Qwen3)
+    "70B", "R1", "V3", "Qwen3", "235B", "A22B",
 })
 #: Names the Chinese source descriptions (``title_zh`` in costmodel/data/references.yaml) quote verbatim,
 #: as Chinese citations do: paper, report and journal titles, authors, venues, products, file paths and
@@ -138,6 +140,7 @@ CITED = (
     "meta-llama/Llama-3.1-70B", "deepseek-ai/DeepSeek-V3", "Qwen/Qwen3-235B-A22B", "MLA", "kv_lora_rank",
     "DeepSeek-V3/R1 Inference System Overview", "open-infra-index", "EP32", "EP144", "EP72", "RTP-LLM",
     "DeepSeek Replay Tech Report", "SGLang", "LMSYS",
+    "MLCommons", "Llama 2 70B: an MLPerf Inference benchmark for large language models",
     "Deploying DeepSeek with PD Disaggregation and Large-scale Expert Parallelism on 96 H100 GPUs",
     # the scale-up domain: rack-scale systems and the paper they are cited from
     "GB200", "NVL72", "Blackwell", "Grace", "NVLink Switch", "CloudMatrix384",

@@ -14,6 +14,7 @@ import streamlit as st
 import costmodel
 from costmodel.analysis import breakeven, crossings, guided, work_resize, work_risk
 from costmodel.pipeline.results import Result
+from costmodel.serving import answers as serving_model
 
 SWEEP_NODES = np.unique(np.geomspace(2, 16_384, 400).round().astype(int))
 
@@ -100,3 +101,16 @@ def guided_budget(sweep_json: str, budget: float, _scenario: costmodel.Scenario)
     """The largest cluster of ``_scenario`` whose cheapest fabric's TCO fits ``budget`` [the scenario's
     currency]; cached by the scenario's :func:`sweep_key` (its node count is what is sought)."""
     return guided.largest_within(_scenario, budget)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def serving(scenario_json: str, _scenario: costmodel.Scenario | None = None) -> serving_model.ServingAnswers:
+    """The serving answers of a scenario's ``serving`` section per fabric
+    (:func:`costmodel.serving.serving_answers`); cached by its JSON."""
+    return serving_model.serving_answers(_load(scenario_json, _scenario))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def serving_curve(scenario_json: str, _scenario: costmodel.Scenario | None = None) -> dict[str, np.ndarray]:
+    """Each fabric's latency against throughput of one instance (:func:`costmodel.serving.answers.latency_curve`)."""
+    return serving_model.latency_curve(_load(scenario_json, _scenario))

@@ -131,9 +131,10 @@ def serving_answers(scenario: Scenario, catalog: Catalog | None = None) -> Servi
                           hours_per_year=HOURS_PER_YEAR)
 
 
-def latency_curve(scenario: Scenario, catalog: Catalog | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(batch [sequences] (B,), TPOT [s] (F, B))``: each fabric's time per output token of one instance
-    against its decode batch (the curve the operating point is read from; memory not checked)."""
+def latency_curve(scenario: Scenario, catalog: Catalog | None = None) -> dict[str, np.ndarray]:
+    """Each fabric's latency against throughput for one instance over the decode batches that fit its
+    memory: ``batch`` [sequences] ``(B,)``; ``tpot_s`` [s] and ``tokens_per_s_per_gpu`` (output tokens/s
+    of the instance over its GPUs) ``(F, B)``, NaN where the batch does not fit; ``instance_gpus`` ``(F,)``."""
     x = scenario_inputs(scenario, catalog)
     gpus, _ = instance_gpus(x)
     kv = physics.kv_bytes_per_token(x.n_layers, x.kv_heads, x.head_dim, x.kv_latent, x.kv_bytes)
@@ -142,21 +143,14 @@ def latency_curve(scenario: Scenario, catalog: Catalog | None = None) -> tuple[n
     ex = x.map(lambda a: np.asarray(a, dtype=float)[..., None])
     step = decode_step_s(ex, np.asarray(gpus)[..., None], np.asarray(kv)[..., None], b)
     colocated = np.asarray(x.disaggregated) <= 0
-    tpot = step + np.where(colocated, b / scenario.serving.output_tokens * np.asarray(t_pf)[..., None], 0.0)
-    return b, np.broadcast_to(tpot, (1, len(scenario.fabrics), b.size))[0]
+    tpot = step + np.where(colocated, b / x.output * np.asarray(t_pf)[..., None], 0.0)
+    free = gpus * x.memory_bytes * x.memory_utilization - x.total_params * x.weight_bytes
+    fits = b <= np.asarray(free / (kv * (x.prompt + x.output)))[..., None]
+    shape = (len(scenario.fabrics), b.size)
+    tpot = np.broadcast_to(np.where(fits, tpot, np.nan), (1, *shape))[0]  # (1, F, B) → (F, B)
+    g = np.broadcast_to(np.asarray(gpus, dtype=float), (1, shape[0]))[0]
+    return {"batch": b, "tpot_s": tpot, "tokens_per_s_per_gpu": b / tpot / g[:, None], "instance_gpus": g}
 
 
-def demand_curve(scenario: Scenario, peak_rps: np.ndarray,
-                 catalog: Catalog | None = None) -> dict[str, np.ndarray]:
-    """Servers, cost per million tokens and fleet tokens/s per GPU at each peak demand of ``peak_rps``
-    [requests/s] (the average scaled with it), each ``(D, F)``."""
-    x = scenario_inputs(scenario, catalog)
-    s = scenario.serving
-    share = s.avg_rps / s.peak_rps if s.peak_rps > 0 else 1.0
-    d = np.asarray(peak_rps, dtype=float)[:, None]
-    r = serve(x.replace(peak_rps=d, avg_rps=d * share))
-    return {k: np.asarray(r[k]) for k in ("servers", "cost_per_mtok", "fleet_tokens_per_s_per_gpu")}
-
-
-__all__ = ["REASONS", "FabricServing", "ServingAnswers", "demand_curve", "latency_curve", "scenario_inputs",
-           "serving_answers", "tpot_floor"]
+__all__ = ["REASONS", "FabricServing", "ServingAnswers", "latency_curve", "scenario_inputs", "serving_answers",
+           "tpot_floor"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
-PAGES = ["guided", "cluster", "compare", "scale", "risk", "assumptions", "method", "report"]
+PAGES = ["guided", "cluster", "compare", "serving", "scale", "risk", "assumptions", "method", "report"]
 
 
 def open_page(page: str, lang: str = "en", **params) -> AppTest:

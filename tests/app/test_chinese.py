@@ -16,7 +16,7 @@ from zh_words import latin_words
 from costmodel.catalog.loader import load_catalog
 from webui.panels import lazy_tabs
 
-PAGES = ["guided", "cluster", "compare", "scale", "risk", "assumptions", "method", "report", "scenarios"]
+PAGES = ["guided", "cluster", "compare", "serving", "scale", "risk", "assumptions", "method", "report", "scenarios"]
 WIDGETS = ("selectbox", "multiselect", "radio", "segmented_control", "number_input", "text_input", "toggle",
            "checkbox", "select_slider", "button", "download_button", "text_area", "slider")
 FABRIC_IDS = set(load_catalog().fabrics)
