@@ -146,3 +146,20 @@ def test_zero_demand_costs_the_idle_minimum_deployment():
         assert row.servers == row.instance_servers
         assert row.cost_per_hour == pytest.approx(row.instance_servers * row.cost_per_server_hour)
         assert np.isinf(row.cost_per_mtok)
+
+
+def test_the_latency_curve_rises_with_the_batch_and_holds_each_operating_point():
+    from costmodel.serving.answers import latency_curve
+
+    s = _with(Scenario(), model="deepseek-v3", precision="fp8", disaggregated=True, peak_rps=50.0, avg_rps=20.0)
+    s = s.model_copy(update={"fabrics": ["tcp-100", "ib-ndr-400"], "baseline": "tcp-100"})
+    c, a = latency_curve(s), serving_answers(s)
+    assert c["tpot_s"].shape == c["tokens_per_s_per_gpu"].shape == (2, c["batch"].size)
+    for i, row in enumerate(a.fabrics):
+        tpot = c["tpot_s"][i][np.isfinite(c["tpot_s"][i])]
+        assert tpot.size > 1 and np.all(np.diff(tpot) >= -1e-12)
+        assert tpot[0] == pytest.approx(row.tpot_floor_s)
+        j = int(np.flatnonzero(np.isclose(c["batch"], row.batch))[0])
+        assert c["tpot_s"][i, j] == pytest.approx(row.tpot_s) and row.tpot_s <= s.serving.tpot_s
+        assert c["tokens_per_s_per_gpu"][i, j] == pytest.approx(row.output_tokens_per_s_per_gpu)
+    assert a.row("ib-ndr-400").tpot_floor_s < a.row("tcp-100").tpot_floor_s  # the fabric's latency shows
