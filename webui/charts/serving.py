@@ -23,7 +23,7 @@ SLA_COLOR = "#555555"
 def latency_throughput(curve: Mapping[str, np.ndarray], points: Sequence[tuple[float, float]],
                        fabric_ids: Sequence[str], names: Mapping[str, str], families: Mapping[str, str],
                        tpot_target_s: float, labels: Labels, *, separators: str = ",.") -> go.Figure:
-    """TPOT [ms, log axis] against output tokens/s per GPU [log axis], one line per fabric.
+    """TPOT [ms] against output tokens/s per GPU [log axis, 1-2-5 ticks], one line per fabric.
 
     ``curve``: :func:`costmodel.serving.answers.latency_curve` (``batch`` ``(B,)``, ``tpot_s`` and
     ``tokens_per_s_per_gpu`` ``(F, B)``); ``points``: each fabric's operating point (tokens/s per GPU,
@@ -52,16 +52,32 @@ def latency_throughput(curve: Mapping[str, np.ndarray], points: Sequence[tuple[f
                            "text": [f"{names[fid]}<br>{tr(labels, 'serving_point')}"],
                            "hovertemplate": "%{text}<br>%{x:,.0f} · %{y:,.1f} ms<extra></extra>"})
     target = tpot_target_s * MS_PER_S
+    xs = [v for tr in traces for v in tr["x"]]
+    top = max([target, *(v for tr in traces for v in tr["y"])]) if traces else target
+    ticks = _ticks(min(xs), max(xs)) if xs else []
     shapes = [{"type": "line", "xref": "paper", "x0": 0, "x1": 1, "yref": "y", "y0": target, "y1": target,
                "line": {"color": SLA_COLOR, "dash": "dash", "width": 1.5}}]
-    annotations = [{"xref": "paper", "x": 0.0, "xanchor": "left", "yref": "y", "y": math.log10(target),
+    annotations = [{"xref": "paper", "x": 0.0, "xanchor": "left", "yref": "y", "y": target,
                     "yanchor": "bottom", "showarrow": False, "font": {"size": 11, "color": SLA_COLOR},
                     "text": tr(labels, "serving_sla").format(ms=num(target, separators))}]
     layout = make_layout(tr(labels, "serving_title"), separators, shapes=shapes, annotations=annotations,
                          plain=is_cjk(labels),
-                         xaxis={"type": "log", "title": {"text": tr(labels, "serving_x")}},
-                         yaxis={"type": "log", "title": {"text": tr(labels, "serving_y")}})
+                         xaxis={"type": "log", "title": {"text": tr(labels, "serving_x")}, "tickvals": ticks,
+                                "ticktext": [num(v, separators) for v in ticks]},
+                         yaxis={"title": {"text": tr(labels, "serving_y")}, "range": [0.0, 1.12 * top]})
     return make_figure(traces, layout)
+
+
+def _ticks(lo: float, hi: float) -> list[float]:
+    """1-2-5 ticks of a log axis from ``lo`` to ``hi`` (positive).
+
+    >>> _ticks(13.0, 420.0)
+    [20.0, 50.0, 100.0, 200.0]
+    """
+    out = []
+    for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1):
+        out += [m * 10.0 ** k for m in (1, 2, 5) if lo <= m * 10.0 ** k <= hi]
+    return out
 
 
 __all__ = ["latency_throughput"]

@@ -109,7 +109,7 @@ def recommendation(t: Translator, a: ServingAnswers, names: Mapping[str, str], m
     if best is None:
         return t("serving.recommend_none")
     met = [r for r in a.fabrics if r.sla_met]
-    return t("serving.recommend", fabric=names[best.fabric], cost=money(best.cost_per_mtok_output, PER_MTOK_DIGITS),
+    return t("serving.recommend", fabric=names[best.fabric], cost=money(best.cost_per_mtok, PER_MTOK_DIGITS),
              servers=_count(best.servers), why=_why(t, best, met, names))
 
 
