@@ -6,6 +6,7 @@ import streamlit as st
 
 from costmodel.catalog.loader import load_catalog
 from costmodel.money.cluster_hour import default_value_of_cluster_hour
+from costmodel.pipeline.facility_inputs import typical_capex_per_kw
 from costmodel.pipeline.inputs import ZERO_STAGE
 from costmodel.scenario import scaleup
 from webui.i18n import chrome_texts, labels
@@ -138,7 +139,7 @@ with right, st.container(border=True):
     widgets.toggle(t, "facility.build_cooling")
     if scenario.facility.build_cooling:
         widgets.number(t, "facility.cooling_capex_per_kw",
-                       placeholder_value=round(cooling.capex_in(book.currency, cat.fx_per_usd)))
+                       placeholder_value=round(typical_capex_per_kw(scenario, cat, book.currency)))
     widgets.number(t, "facility.electricity_price_per_kwh")
     widgets.number(t, "facility.gpu_busy_power_frac")
     widgets.number(t, "facility.gpu_idle_power_frac")

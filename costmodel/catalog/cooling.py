@@ -1,7 +1,7 @@
 """The cooling kinds of a data hall (``data/cooling.yaml``): PUE and cooling capex per kW of IT power.
 
 A kind's ``capex_per_kw`` is kept per currency; a price book in a currency not listed converts the
-USD figure at the reference rate ``fx_per_usd`` (``data/defaults.yaml``).
+USD figure at the reference rate (``pipeline.facility_inputs.typical_capex_per_kw``).
 """
 
 from __future__ import annotations
@@ -25,12 +25,6 @@ class CoolingSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     pue: Quantity
     capex_per_kw: dict[str, Quantity]  # by currency code; USD required
-
-    def capex_in(self, currency: str, fx_per_usd: dict[str, Quantity]) -> float:
-        """Typical capex per kW in ``currency`` [currency/kW]: its own figure, else USD × the rate."""
-        if currency in self.capex_per_kw:
-            return self.capex_per_kw[currency].typical
-        return self.capex_per_kw[BASE_CURRENCY].typical * fx_per_usd[currency].typical
 
 
 def check(cooling: dict[str, CoolingSpec]) -> None:

@@ -128,10 +128,7 @@ def compute(p: Inputs, st: Structure, modes: Modes | None = None, *, lines: bool
     flows = cash_flows(p, rates.amounts, st.horizon_years, st.payment)
     figures = metrics(p, topo, step, rel, sched, rates, flows, st.horizon_years)
     env = fields_of(p)
-    taxes = after_tax(p, rates.amounts, flows, st.horizon_years, st.payment)  # finance and carbon
-    extra = {"tco_after_tax": taxes.tco_after_tax, "npv_after_tax": -taxes.pv_cost_after_tax,
-             "tax_shield": taxes.tax_shield, "depreciation": taxes.depreciation,
-             **carbon(rates.amounts["co2_kg"], sched.runs_per_year, st.horizon_years)}
+    taxes, extra = _finance_and_carbon(p, rates, flows, sched, st)
     return _grown(Outputs(
         structure=st, amounts={c: rates.amounts[c] for c in CATEGORIES},
         capex_schedule=flows.capex_schedule, recurring_schedule=flows.recurring_schedule,
@@ -141,6 +138,16 @@ def compute(p: Inputs, st: Structure, modes: Modes | None = None, *, lines: bool
         running=bom_lines.running(rates.amounts, env, flows.tco.shape) if lines else {},
         bom_facility=bom_lines.facility(rates.drivers, env, flows.tco.shape) if lines else {},
     ), shape)
+
+
+def _finance_and_carbon(p: Inputs, rates, flows, sched, st: Structure):
+    """The after-tax cash flows and the metrics they and the carbon add (tco_after_tax, npv_after_tax,
+    tax_shield, depreciation [currency]; CO₂ per year and per run [kg])."""
+    taxes = after_tax(p, rates.amounts, flows, st.horizon_years, st.payment)
+    extra = {"tco_after_tax": taxes.tco_after_tax, "npv_after_tax": -taxes.pv_cost_after_tax,
+             "tax_shield": taxes.tax_shield, "depreciation": taxes.depreciation,
+             **carbon(rates.amounts["co2_kg"], sched.runs_per_year, st.horizon_years)}
+    return taxes, extra
 
 
 def _grown(v, shape: tuple[int, int]):

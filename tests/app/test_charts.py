@@ -271,7 +271,7 @@ def test_builders_skip_plotly_validation_and_are_fast(result, names, families, s
 def test_breakdown_bar_stacks_to_tco(result):
     labels = LABELS | {"tcp-100": "TCP 100G"}
     fig = breakdown_bar(result.to_dict(), labels, money, FX)
-    assert len(fig.data) == len(CATEGORIES) == 7
+    assert len(fig.data) == len(CATEGORIES) == 8  # cooling capex since the facility model
     assert [t.name for t in fig.data] == [f"«{c}»" for c in CATEGORIES]
     assert fig.layout.barmode == "relative"
     x = list(fig.data[0].x)
@@ -284,7 +284,7 @@ def test_breakdown_bar_stacks_to_tco(result):
     assert [a.text for a in fig.layout.annotations] == [money(f.tco_total * FX) for f in result.fabrics]
     hov = hover_texts(fig)
     assert len(hov) == len(CATEGORIES) * len(result.fabrics)
-    assert money(result.fabrics[0].breakdown["energy"] * FX) in fig.data[2].hovertext[0]
+    assert money(result.fabrics[0].breakdown["energy"] * FX) in fig.data[CATEGORIES.index("energy")].hovertext[0]
     # A Result works as well as its JSON document.
     again = breakdown_bar(result, labels, money, FX)
     assert [list(t.y) for t in again.data] == [list(t.y) for t in fig.data]

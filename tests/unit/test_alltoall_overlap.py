@@ -37,20 +37,25 @@ def _parts(scenario: costmodel.Scenario) -> dict:
 # -- the published run with full overlap ---------------------------------------------------------
 def test_deepseek_v3_every_fabric_is_at_least_its_exposed_minimum():
     """With DualPipe's full overlap, the all-to-all beyond the compute it runs beside stays on the
-    critical path on every fabric: the step is at least the longer of the two."""
-    fabrics = sorted(load_catalog().fabrics)
-    scenario = _on(DEEPSEEK, fabrics)
-    assert scenario.workload.a2a_overlap == 1.0
-    parts = _parts(scenario)
-    res = costmodel.evaluate(scenario, catalog=runs.catalog_of(DEEPSEEK))
-    t_a2a = np.broadcast_to(parts["t_a2a"], (1, len(fabrics)))[0]
-    compute = np.broadcast_to(parts["t_compute_eff"], (1, len(fabrics)))[0]
-    beyond = np.maximum(0.0, t_a2a - compute)  # what no compute can hide
-    assert (beyond > 0).any()  # the slower fabrics cannot hide it
-    for j, f in enumerate(res.fabrics):
-        m = f.metrics
-        assert m["step_time_s"] >= compute[j] + beyond[j], f.id
-        assert m["exposed_comm_s"] >= beyond[j], f.id
+    critical path on every fabric: the step is at least the longer of the two. The catalog's fabrics
+    in scenarios of at most twelve (the schema's limit)."""
+    every = sorted(load_catalog().fabrics)
+    exposed = []
+    for start in range(0, len(every), 12):
+        fabrics = every[start:start + 12]
+        scenario = _on(DEEPSEEK, fabrics)
+        assert scenario.workload.a2a_overlap == 1.0
+        parts = _parts(scenario)
+        res = costmodel.evaluate(scenario, catalog=runs.catalog_of(DEEPSEEK))
+        t_a2a = np.broadcast_to(parts["t_a2a"], (1, len(fabrics)))[0]
+        compute = np.broadcast_to(parts["t_compute_eff"], (1, len(fabrics)))[0]
+        beyond = np.maximum(0.0, t_a2a - compute)  # what no compute can hide
+        exposed.extend(beyond)
+        for j, f in enumerate(res.fabrics):
+            m = f.metrics
+            assert m["step_time_s"] >= compute[j] + beyond[j], f.id
+            assert m["exposed_comm_s"] >= beyond[j], f.id
+    assert len(exposed) == len(every) and max(exposed) > 0  # the slower fabrics cannot hide it
 
 
 def test_deepseek_v3_tcp_400_takes_at_least_1_8_times_the_days_of_infiniband_ndr():

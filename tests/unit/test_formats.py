@@ -117,7 +117,7 @@ def test_a_link_of_a_newer_or_unknown_format_is_refused_with_a_message():
         share.decode(share.BLANK, f"{newer}.{body}")
     with pytest.raises(share.LinkError, match="another version of the planner"):
         share.decode(share.BLANK, f"x.{body}")
-    with pytest.raises(share.LinkError, match="unknown preset 'no-such'; allowed: .*blank, .*seed-case1"):
+    with pytest.raises(share.LinkError, match=r"unknown preset 'no-such'; allowed: .*blank, .*seed-case1"):
         share.decode("no-such", token)
 
 

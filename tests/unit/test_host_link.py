@@ -15,8 +15,16 @@ from costmodel.pipeline.inputs import build
 from costmodel.pipeline.stages import batch, step_time, topology
 
 CAT = load_catalog()
-FASTEST = max(CAT.fabrics, key=lambda f: CAT.fabrics[f].port_gbps.typical)
-SLOWEST = min(CAT.fabrics, key=lambda f: CAT.fabrics[f].port_gbps.typical)
+
+
+def _port(fabric: str) -> float:
+    return CAT.fabrics[fabric].port_gbps.typical
+
+
+def _extremes(gpu_id: str) -> tuple[str, str]:
+    """The slowest and the fastest fabric the GPU's server carries (gpus.yaml ``fabrics``)."""
+    carried = sorted((f for f in CAT.fabrics if CAT.gpus[gpu_id].carries(f)), key=lambda f: (_port(f), f))
+    return carried[0], carried[-1]
 
 
 def _slot_Bps(gpu_id: str) -> float:
@@ -28,7 +36,8 @@ def _slot_Bps(gpu_id: str) -> float:
 def _scenario(gpu_id: str, nics: int | None = None):
     data = costmodel.load_preset("seed-case3-128xH100").model_dump(mode="json")
     data["cluster"].update(gpu=gpu_id, gpus_per_node=None, nics_per_node=nics)
-    data["fabrics"], data["baseline"] = [SLOWEST, FASTEST], SLOWEST
+    slowest, fastest = _extremes(gpu_id)
+    data["fabrics"], data["baseline"] = [slowest, fastest], slowest
     return costmodel.scenario_from_dict(data)
 
 
@@ -48,21 +57,22 @@ def test_every_gpu_server_names_its_nic_host_link():
 
 @pytest.mark.parametrize("gpu_id", sorted(CAT.gpus))
 def test_scale_out_bandwidth_per_gpu_never_exceeds_the_host_slot(gpu_id):
-    """The fastest fabric of the catalog on each GPU's reference server: what the model reports per
-    GPU (and per NIC, and the all-to-all rate per GPU) stays within the slot's achieved rate."""
+    """The fastest fabric each GPU's reference server carries: what the model reports per GPU (and per
+    NIC, and the all-to-all rate per GPU) stays within the slot's achieved rate."""
     scenario = _scenario(gpu_id)
+    top = _extremes(gpu_id)[1]
     slot = _slot_Bps(gpu_id)
     res = costmodel.evaluate(scenario)
-    m = res.fabric(FASTEST).metrics
+    m = res.fabric(top).metrics
     g, nics = CAT.gpus[gpu_id].default_gpus_per_node.typical, CAT.gpus[gpu_id].default_nics_per_node.typical
     assert m["host_slot_gbs"] == pytest.approx(slot / 1e9)
     assert m["scaleout_gbs_per_gpu"] * g / nics <= slot / 1e9 * (1 + 1e-12)  # per NIC
     assert m["scaleout_gbs_per_gpu"] <= slot / 1e9 * max(1.0, nics / g) * (1 + 1e-12)
     assert m["allreduce_busbw_gbs"] <= nics * slot / 1e9 * (1 + 1e-12)
-    port_Bps = CAT.fabrics[FASTEST].port_gbps.typical * 1e9 / 8
+    port_Bps = CAT.fabrics[top].port_gbps.typical * 1e9 / 8
     assert m["slot_limited"] == float(port_Bps > slot)
     _, node_bw, a2a = _step(scenario)
-    fastest = list(scenario.fabrics).index(FASTEST)
+    fastest = list(scenario.fabrics).index(top)
     assert float(node_bw[0, fastest]) / nics <= slot * (1 + 1e-12)
     assert float(a2a[0, fastest]) <= slot * (1 + 1e-12)
 

@@ -74,7 +74,26 @@ def test_whole_numbers_of_servers_up_to_384_are_accepted(g, domain):
 
 # --- a domain of one server is the model as it was
 
-@pytest.mark.parametrize("preset", costmodel.list_presets())
+def _server_gpus(preset: str) -> int:
+    return int(inputs.build(costmodel.load_preset(preset)).inputs.gpus_per_node.ravel()[0])
+
+
+def _domain(preset: str) -> float:
+    s = costmodel.load_preset(preset)
+    return scaleup.domain_gpus(s.cluster.scaleup_domain_gpus, _server_gpus(preset), CAT.gpus[s.cluster.gpu])
+
+
+ONE_SERVER = [p for p in costmodel.list_presets() if _domain(p) == _server_gpus(p)]
+RACK_SCALE = [p for p in costmodel.list_presets() if _domain(p) > _server_gpus(p)]
+
+
+def test_the_presets_are_split_by_their_domain():
+    assert {"gb200-nvl72-8racks", "gb300-nvl72-8racks", "cloudmatrix384-2"} <= set(RACK_SCALE)
+    assert {"seed-case3-128xH100", "b300-128", "ascend910b-128"} <= set(ONE_SERVER)
+    assert sorted(ONE_SERVER + RACK_SCALE) == sorted(costmodel.list_presets())
+
+
+@pytest.mark.parametrize("preset", ONE_SERVER)
 def test_a_domain_of_one_server_gives_the_same_results_bit_for_bit(preset):
     base = costmodel.load_preset(preset)
     doc = base.model_dump(mode="json")
