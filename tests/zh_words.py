@@ -140,8 +140,8 @@ CITED = (
     "DeepSeek Replay Tech Report", "SGLang", "LMSYS",
     "Deploying DeepSeek with PD Disaggregation and Large-scale Expert Parallelism on 96 H100 GPUs",
     # the scale-up domain: rack-scale systems and the paper they are cited from
-    "GB200", "NVL72", "Blackwell", "Grace", "NVLink Switch", "CloudMatrix384",
-    "CloudMatrix", "UB", "Serving Large Language Models on Huawei CloudMatrix384", "arXiv:2506.12708",
+    "GB200", "NVL72", "Blackwell", "Grace", "CloudMatrix384",
+    "CloudMatrix", "UB", "Serving Large Language Models on Huawei CloudMatrix384",
     # the facility's sources (data/cooling.yaml)
     "STL Partners", "The retrofitting roadmap: an evolution of liquid cooling", "Heydari", "Vertiv", "ASME InterPACK",
     "Power Usage Effectiveness Analysis of a High-Density Air-Liquid Hybrid Cooled Data Center",
