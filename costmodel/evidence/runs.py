@@ -64,6 +64,11 @@ def load_runs() -> tuple[dict, ...]:
     return tuple(yaml.load(text, Loader=yaml.CSafeLoader)["runs"])
 
 
+def gpus_per_node(run: dict) -> int:
+    """GPUs (and NICs: one per GPU in every run) per server: 8, or a rack-scale part's compute tray."""
+    return int(run.get("gpus_per_node", 8))
+
+
 def scenario_of(run: dict, compute_efficiency: float | None = None) -> Scenario:
     """The one-fabric scenario of a published run."""
     w = dict(run["workload"])
@@ -76,7 +81,8 @@ def scenario_of(run: dict, compute_efficiency: float | None = None) -> Scenario:
     return Scenario.model_validate({
         "overrides": overrides,
         "name": run["id"],
-        "cluster": {"nodes": run["nodes"], "gpu": run["gpu"], "gpus_per_node": 8, "nics_per_node": 8},
+        "cluster": {"nodes": run["nodes"], "gpu": run["gpu"], "gpus_per_node": gpus_per_node(run),
+                    "nics_per_node": gpus_per_node(run)},
         "workload": w,
         "fabrics": [run["fabric"]],
         "baseline": run["fabric"],
@@ -110,7 +116,7 @@ def _figure(run: dict, m: dict) -> float:
         return m["mfu"]
     seqs = run["workload"]["global_batch_seqs"] * run["workload"]["seq_len"]
     if metric == "tokens_per_gpu_s":
-        return seqs / (m["step_time_s"] * run["nodes"] * 8)
+        return seqs / (m["step_time_s"] * run["nodes"] * gpus_per_node(run))
     tokens = run["tokens_b"] * 1e9
     batch = run["workload"]["global_batch_seqs"] * run["workload"]["seq_len"]
     return tokens / batch * m["step_time_s"] / SECONDS_PER_DAY

@@ -69,7 +69,7 @@ def test_the_cover_carries_the_brand_and_the_quote(printed):
     lang, _, pages = printed
     t, b = Translator(lang), brand()
     cover = _flat(pages[0])
-    for text in (b.company(lang), QUOTE.customer, QUOTE.project, QUOTE.number, QUOTE.valid_until, QUOTE.author,
+    for text in (b.company(lang), QUOTE.customer, QUOTE.project, QUOTE.number, QUOTE.valid_until, QUOTE.author_name,
                  t("prop.confidential", customer=QUOTE.customer), b.contact.email):
         assert _flat(text) in cover, text
 

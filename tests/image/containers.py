@@ -9,6 +9,7 @@ read-only root, the tmpfs mounts, ``cap_drop``, ``security_opt``, ``shm_size``, 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
@@ -69,7 +70,8 @@ def compose_run_args(with_volumes: bool) -> list[str]:
     """podman flags for the compose ``app`` service's hardening, mounts and environment.
 
     ``with_volumes`` adds the service's bind mounts (their ``source`` relative to deploy/) — the
-    caller passes ``-v`` itself when it wants other files there."""
+    caller passes ``-v`` itself when it wants other files there. The brand folder the environment
+    names (``FABRIC_TCO_ASSETS``) is mounted either way: it is part of the service's configuration."""
     app = compose_app()
     args = ["--read-only"] if app.get("read_only") else []
     for tmpfs in app.get("tmpfs", []):
@@ -85,11 +87,17 @@ def compose_run_args(with_volumes: bool) -> list[str]:
         args += ["--memory", str(limits["memory"])]
     for key, value in (app.get("environment") or {}).items():
         args += ["-e", f"{key}={value}"]
-    if with_volumes:
-        for vol in app.get("volumes", []):
+    brand = (app.get("environment") or {}).get("FABRIC_TCO_ASSETS")
+    for vol in app.get("volumes", []):
+        if with_volumes or vol["target"] == brand:
             ro = ":ro" if vol.get("read_only") else ""
-            args += ["-v", f"{(COMPOSE.parent / vol['source']).resolve()}:{vol['target']}{ro}"]
+            args += ["-v", f"{(COMPOSE.parent / _expanded(vol['source'])).resolve()}:{vol['target']}{ro}"]
     return args
+
+
+def _expanded(source: str) -> str:
+    """A compose path with its ``${NAME:-default}`` variables filled from the environment, as compose does."""
+    return re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: os.environ.get(m.group(1)) or m.group(2), source)
 
 
 class Container:
