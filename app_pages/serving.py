@@ -41,10 +41,16 @@ with st.container(border=True):
         widgets.choice(t, "serving.precision", offered, horizontal=True)
     with top[2]:
         widgets.toggle(t, "serving.disaggregated")
-    numbers = st.columns(3)
-    for i, name in enumerate(("peak_rps", "prompt_tokens", "ttft_s", "avg_rps", "output_tokens", "tpot_s")):
-        with numbers[i % 3]:
-            widgets.number(t, f"serving.{name}")
+    demand, lengths, targets = st.columns(3)
+    with demand:
+        widgets.number(t, "serving.peak_rps")
+        widgets.number(t, "serving.avg_rps")
+    with lengths:
+        widgets.number(t, "serving.prompt_tokens")
+        widgets.number(t, "serving.output_tokens")
+    with targets:
+        widgets.number(t, "serving.ttft_s")
+        widgets.number(t, "serving.tpot_s")
 
 scenario = session.scenario()  # after a change above
 skey = compute.key(scenario)
