@@ -273,3 +273,21 @@ def test_a_format_2_link_beyond_the_new_bounds_opens_lowered_to_them():
     base = formats.bases(2)["seed-intro-32xA100"]
     token = "2." + share._pack(share.diff({**base, "overrides": _BEYOND}, base))
     _lowered(share.decode("seed-intro-32xA100", token))
+
+
+# -- a typed link: a preset and no token ----------------------------------------------------------
+@pytest.mark.parametrize("preset", sorted(set(share.preset_ids()) - set(formats.bases(formats.FIRST))))
+def test_a_link_naming_only_a_preset_newer_than_format_1_opens_that_preset(preset):
+    """``?p=<preset>`` alone (a link typed or sent by hand): a preset format 1 did not have opens as
+    the first format that froze it."""
+    first = next(v for v in range(formats.FIRST, formats.CURRENT + 1) if preset in formats.bases(v))
+    expected = formats.upgrade(formats.bases(first)[preset], version=first)[0]
+    assert share.decode(preset, None).model_dump(mode="json") == share.decode(preset, "").model_dump(mode="json")
+    assert share.decode(preset, None).model_dump(mode="json") == costmodel.scenario_from_dict(expected).model_dump(
+        mode="json")
+
+
+def test_a_link_naming_an_unknown_preset_lists_todays_presets():
+    with pytest.raises(share.LinkError) as err:
+        share.decode("no-such", None)
+    assert all(p in str(err.value) for p in share.preset_ids())

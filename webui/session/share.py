@@ -136,9 +136,13 @@ def decode(preset_id: str, token: str | None) -> costmodel.Scenario:
                         "link_too_long", size=len(token), max=MAX_TOKEN_CHARS)
     version, body = _split(token)
     frozen = formats.bases(version)
+    if preset_id not in frozen and "." not in token:  # no format: a typed link to a preset newer than format 1
+        version = next((v for v in range(version, formats.CURRENT + 1) if preset_id in formats.bases(v)), version)
+        frozen = formats.bases(version)
     if preset_id not in frozen:
-        raise LinkError(f"unknown preset {preset_id[:40]!r}; allowed: {', '.join(frozen)}", "link_unknown_preset",
-                        got=repr(preset_id[:40]), choices=", ".join(frozen))
+        known = sorted(formats.bases(formats.CURRENT) if "." not in token else frozen)
+        raise LinkError(f"unknown preset {preset_id[:40]!r}; allowed: {', '.join(known)}", "link_unknown_preset",
+                        got=repr(preset_id[:40]), choices=", ".join(known))
     changes = _unpack(body) if body else {}
     try:
         doc, _ = formats.upgrade(merge(frozen[preset_id], changes), version=version)
