@@ -19,7 +19,7 @@ from zh_words import latin_words
 import costmodel
 from costmodel.pipeline.tco import CATEGORIES
 from costmodel.scenario.presets import list_presets, load_preset
-from webui.i18n.translator import Translator
+from webui.i18n.translator import Translator, fmt_number
 from webui.reports.brand import ENV, BrandError, brand, load_brand
 from webui.reports.deck import build_deck, deck_bytes
 from webui.reports.deck_detail import monte_carlo
@@ -187,3 +187,21 @@ def test_libreoffice_impress_opens_every_deck_with_one_page_per_slide(decks, tmp
         assert pdf.is_file(), f"LibreOffice could not open {p.name}"
         pages = len(re.findall(rb"/Type\s*/Page(?!s)", pdf.read_bytes()))
         assert pages == len(Presentation(str(p)).slides)
+
+
+def test_a_plan_no_fabric_delivers_gets_a_same_work_slide_without_a_chart():
+    """A 671 B plan on two H800 servers: no fabric's cluster delivers it within the node limit; the
+    same-work slide lists each fabric as not delivering instead of an empty chart."""
+    base = load_preset("serving-deepseek-v3-h800").model_dump(mode="json")
+    base["workload"].update(model_params_b=671.0)
+    scenario = costmodel.scenario_from_dict(base)
+    res = costmodel.evaluate(scenario)
+    assert res.equal_work is not None and not any(res.equal_work.feasible)
+    t = Translator("en")
+    prs = Presentation(io.BytesIO(deck_bytes(scenario, "en", "serving-deepseek-v3-h800")))
+    (slide,) = [s for s in prs.slides if any(sh.has_text_frame and sh.text_frame.text == t("work.title")
+                                              for sh in s.shapes)]
+    assert not any(sh.has_chart for sh in slide.shapes)
+    cells = [c.text for sh in slide.shapes if sh.has_table for row in sh.table.rows for c in row.cells]
+    refused = t("work.none", max=fmt_number(res.equal_work.max_nodes))
+    assert cells.count(refused) == len(scenario.fabrics)

@@ -133,13 +133,17 @@ def equal_work_slide(deck: Deck, number: int) -> None:
         return
     text(slide, MARGIN, BODY_TOP, BODY_W, Inches(0.8), equal_work.plan_text(t, res), size=12, color=GREY)
     ok = [j for j, fid in enumerate(ew.fabric_ids) if ew.feasible[j]]
+    top = BODY_TOP + Inches(0.9)
+    rows = equal_work.rows(t, deck.conv, res, deck.names)
+    if not ok:  # no fabric delivers the plan within the node limit: the rows say so, no empty chart
+        table(deck, slide, list(rows[0]), [list(r.values()) for r in rows], MARGIN, top, BODY_W, size=11,
+              first_col_share=0.26)
+        return
     div, unit = money_scale(deck, [ew.cost[j] for j in ok])
     half = int(BODY_W * 0.45)
-    top = BODY_TOP + Inches(0.9)
     bar_chart(deck, slide, [deck.names[ew.fabric_ids[j]] for j in ok],
               [(t("work.cost"), [shown(deck, ew.cost[j], div) for j in ok])], MARGIN, top, half, BODY_H - Inches(0.9),
               axis_title=t("deck.axis_money", what=t("work.cost"), unit=unit), colors=[deck.rgb("secondary")])
-    rows = equal_work.rows(t, deck.conv, res, deck.names)
     table(deck, slide, list(rows[0]), [list(r.values()) for r in rows], MARGIN + half + Inches(0.2), top,
           BODY_W - half - Inches(0.2), size=11, first_col_share=0.26)
 
