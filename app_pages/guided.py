@@ -86,7 +86,8 @@ def step_one() -> str | None:
         task = _choice("radio", t("guided.task"), list(TASKS), "guided_task", lambda k: t(f"guided.task_{k}"),
                        horizontal=True)
         if task == "serve":
-            st.info(t("guided.serve_not_modelled"), icon=":material/info:")
+            st.info(t("guided.serve_on_page"), icon=":material/info:")
+            st.page_link("app_pages/serving.py", label=t("nav.serving"), icon=":material/chat:")
         models = guided.models()
         model = _choice("selectbox", t("guided.model"), list(models), "guided_model",
                         lambda k: models[k].label(t.lang), help=t("guided.model_help"), disabled=task == "serve")

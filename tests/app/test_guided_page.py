@@ -97,7 +97,7 @@ def test_the_full_pages_show_the_scenario_the_guide_built_and_a_return_keeps_the
 def test_serving_is_said_to_be_not_modelled_and_cannot_go_on():
     at = open_page("guided", "zh")
     _choose(at, "radio", "guided_task", "serve")
-    assert Translator("zh")("guided.serve_not_modelled") in [i.value for i in at.info]
+    assert Translator("zh")("guided.serve_on_page") in [i.value for i in at.info]
     assert at.button(key="guided_next1").disabled
     assert keyed(at.selectbox, "guided_model").disabled
 
