@@ -133,17 +133,20 @@ def test_signed_in_switch_reload_and_sign_out_everywhere(browser, server):
     context.close()
 
 
-def _reload_after_own_navigation(page) -> None:
+def _reload_after_own_navigation(page, attempts: int = 5) -> None:
     """``page.reload()``; if the page's own navigation (the sign-out script's ``location.replace``, which
     follows the cookie's removal by a moment) detached or aborted the old document mid-call, wait for that
-    load and reload again — the reload itself is what the test checks, not the race."""
-    try:
-        page.reload()
-    except PlaywrightError as exc:
-        if not any(race in str(exc) for race in ("Not attached to an active page", "net::ERR_ABORTED")):
-            raise
-        page.wait_for_load_state("load")
-        page.reload()
+    load and reload again, up to ``attempts`` times — the reload itself is what the test checks, not the race."""
+    for attempt in range(attempts):
+        try:
+            page.reload()
+            return
+        except PlaywrightError as exc:
+            raced = any(race in str(exc) for race in ("Not attached to an active page", "net::ERR_ABORTED"))
+            if not raced or attempt == attempts - 1:
+                raise
+            page.wait_for_load_state("load")
+            page.wait_for_timeout(250 * (attempt + 1))  # let the page's own navigation finish
 
 
 def test_user_text_that_looks_like_links_stays_inert(browser, server):
