@@ -123,6 +123,13 @@ st.dataframe(method_data.run_table(t.lang), hide_index=True, width="stretch", ke
 run_mean, run_misses, run_n = method_data.run_summary()
 st.caption(t("runs.caption", n=run_n, mean=f"{100 * run_mean:.1f} %", misses=len(run_misses)))
 
+st.subheader(t("runs.serving_title"), anchor="serving-runs")
+st.markdown(t("runs.serving_intro"))
+st.dataframe(method_data.serving_table(t.lang), hide_index=True, width="stretch", key="method_serving_runs")
+serving_errors = [abs(r["error"]) for r in method_data.serving_runs() if r["error"] == r["error"]]
+st.caption(t("runs.serving_caption", n=len(serving_errors),
+             mean=f"{100 * sum(serving_errors) / max(1, len(serving_errors)):.1f} %"))
+
 st.subheader(t("sensitivity.title"), anchor="sensitivity")
 ref_ids = list(sensitivity.settings()["references"])
 run_id = st.selectbox(t("sensitivity.reference"), ref_ids, format_func=lambda r: t(f"sensitivity.ref.{r}"),

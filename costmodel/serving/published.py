@@ -30,6 +30,7 @@ class Run(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     name: str
+    name_zh: str
     model: str
     gpu: str
     fabric: str
@@ -88,7 +89,8 @@ def compare(catalog: Catalog | None = None) -> list[dict]:
                 raise CatalogError(f"serving_runs.{rid}: unknown source key {q.source!r}")
         m = modelled(run, cat)
         measured = run.measured_tokens_per_s_per_server.typical
-        rows.append({"id": rid, "name": run.name, "role": run.role, "fabric": run.fabric, "measured": measured,
+        rows.append({"id": rid, "name": run.name, "name_zh": run.name_zh, "role": run.role, "fabric": run.fabric,
+                     "measured": measured,
                      "modelled": m["tokens_per_s_per_server"], "error": m["tokens_per_s_per_server"] / measured - 1.0,
                      "source": run.measured_tokens_per_s_per_server.source})
     return rows

@@ -12,6 +12,7 @@ from costmodel.catalog.loader import load_catalog
 from costmodel.evidence import runs, sensitivity
 from costmodel.evidence.anchors import anchors as compute_anchors
 from costmodel.evidence.claims import check_all
+from costmodel.serving import published as serving_published
 from webui.charts.bandwidth import bandwidth_chart
 from webui.charts.base import lite
 from webui.i18n import labels
@@ -33,6 +34,28 @@ def published_runs() -> tuple[list[dict], dict]:
 def run_summary() -> tuple[float, list[str], int]:
     """Mean |relative error| of the checked runs, the ids outside their tolerance, how many were checked."""
     return runs.summary(runs.check_runs()[0])
+
+
+@st.cache_data(show_spinner=False)
+def serving_runs() -> list[dict]:
+    """Published serving measurements beside the serving model (costmodel.serving.published)."""
+    return serving_published.compare()
+
+
+@st.cache_data(show_spinner=False)
+def serving_table(lang: str) -> pd.DataFrame:
+    """One row per published serving measurement: what ran, the measured and modelled tokens/s per server."""
+    t = Translator(lang)
+    return pd.DataFrame([
+        {
+            t("runs.serving_col_run"): r["name_zh"] if t.lang == "zh" else r["name"],
+            t("runs.serving_col_role"): t(f"runs.serving_role_{r['role']}"),
+            t("runs.col_published"): fmt_number(r["measured"], 0),
+            t("runs.col_model"): fmt_number(r["modelled"], 0) if r["modelled"] == r["modelled"] else "—",
+            t("runs.col_error"): f"{r['error']:+.1%}" if r["error"] == r["error"] else t("runs.serving_unreachable"),
+        }
+        for r in serving_runs()
+    ])
 
 
 @st.cache_data(show_spinner=False)
