@@ -177,5 +177,5 @@ def test_the_deck_names_domain_and_cooling_and_shows_the_scaleout_share(evaluate
                                         for sh in s.shapes))
     table = next(sh.table for sh in kpi.shapes if sh.has_table)
     column = [table.cell(i, len(table.columns) - 1).text for i in range(len(table.rows))]
-    assert column[0] == t("cluster26.col_scaleout_short")
+    assert column[0] == t("cluster26.col_scaleout")
     assert column[1:] == [format_share(f.metrics["scaleout_share"], 1) for f in res.fabrics]

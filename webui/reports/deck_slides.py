@@ -117,7 +117,7 @@ def kpi_slide(deck: Deck, number: int) -> None:
              format_share(f.metrics["scaleout_share"], 1)]
             for f in res.fabrics]
     header = [t("spec.fabric"), t("kpi.tco", years=res.horizon_years), t("chart.delta_vs_baseline"), t("kpi.npv"),
-              t("kpi.payback"), t("kpi.run_days"), t("kpi.gpu_util"), t("cluster26.col_scaleout_short")]
+              t("kpi.payback"), t("kpi.run_days"), t("kpi.gpu_util"), t("cluster26.col_scaleout")]
     height = table(deck, slide, header, rows, MARGIN, BODY_TOP + Inches(0.2), BODY_W, size=12, first_col_share=0.22)
     notes = compare_notes.slowdown_lines(t, res, deck.names)[:2]
     if notes:

@@ -19,7 +19,7 @@ def _kw(x: float) -> str:
 
 
 def domain_text(t: Translator, facts: ClusterFacts) -> str:
-    """GPUs per scale-up domain [count] and what it is: "72 (rack-scale: 18 servers × 4 GPUs)", "8 (one server)"."""
+    """GPUs per scale-up domain [count] and what it is: "72 (18 servers × 4, rack-scale)", "8 (one server)"."""
     if facts.rack_scale:
         return t("cluster26.domain_racks", domain=format_number(facts.domain_gpus, 0),
                  servers=format_number(facts.domain_gpus // facts.gpus_per_node, 0),
@@ -35,8 +35,7 @@ def cooling_text(t: Translator, facts: ClusterFacts) -> str:
 
 def pue_text(t: Translator, facts: ClusterFacts) -> str:
     """The PUE the model uses [ratio] and whether it follows the cooling or is set."""
-    return t("cluster26.pue_follows" if facts.pue_follows_cooling else "cluster26.pue_set",
-             pue=f"{facts.pue:.2f}", kind=t(f"opt.facility.cooling.{facts.cooling}"))
+    return t("cluster26.pue_follows" if facts.pue_follows_cooling else "cluster26.pue_set", pue=f"{facts.pue:.2f}")
 
 
 def racks_text(t: Translator, facts: ClusterFacts) -> str:
