@@ -182,8 +182,8 @@ def _prepare_xlsx(s=scenario, c=currency, r=rate, lg=lang, ti=title) -> None:
 
 
 result = compute.evaluate(compute.key(scenario), _scenario=scenario)
-results = csv_bytes(results_csv(result, currency, rate, title, lang))
-yearly = csv_bytes(yearly_csv(result, currency, rate, title, lang))
+results = csv_bytes(results_csv(result, currency, rate, title, lang, scenario))
+yearly = csv_bytes(yearly_csv(result, currency, rate, title, lang, scenario))
 built = st.session_state.get(KEY_XLSX)
 xlsx = built[1] if built is not None and built[0] == _xlsx_key() else None
 c1, c2, c3 = st.columns(3)

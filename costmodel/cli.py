@@ -227,9 +227,9 @@ def report_money(args, res) -> tuple[str, float]:
 def write_tables(args, scenario, res, currency: str, rate: float, title: str) -> None:
     """Write the CSV and Excel files ``args`` asks for (``--csv``, ``--results-csv``, ``--xlsx``)."""
     if args.csv:
-        write_file(args.csv, csv_bytes(yearly_csv(res, currency, rate, title, args.lang)))
+        write_file(args.csv, csv_bytes(yearly_csv(res, currency, rate, title, args.lang, scenario)))
     if args.results_csv:
-        write_file(args.results_csv, csv_bytes(results_csv(res, currency, rate, title, args.lang)))
+        write_file(args.results_csv, csv_bytes(results_csv(res, currency, rate, title, args.lang, scenario)))
     if args.xlsx:
         from costmodel.exports.workbook import workbook_bytes  # xlsxwriter only when asked for
 

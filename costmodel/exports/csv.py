@@ -7,7 +7,10 @@ byte-order mark: without it Excel on a Chinese Windows reads the file as GBK and
 ``–``, ``×`` and every Chinese character.
 
 Every row begins with the scenario's title (``title``, default: its name) and what it is: the GPU,
-nodes, GPUs per node and the model's parameters [billions], so the first row names the cluster.
+nodes, GPUs per node, the model's parameters [billions], GPUs per scale-up domain, and, given the
+``scenario``, its cooling (``air``/``liquid``, built for the cluster or not), the PUE the model uses
+[ratio], the site's rack power limit [kW] and the compute racks [count] (empty cells without it), so the
+first row names the cluster.
 
 Cells that a spreadsheet would read as a formula are prefixed with an apostrophe (OWASP "CSV
 injection"): text whose first character other than white space is ``=``, ``+``, ``-``, ``@``, a
@@ -27,8 +30,10 @@ import yaml
 
 from costmodel.catalog.currency import shown_rate
 from costmodel.catalog.loader import DATA_DIR
+from costmodel.pipeline.facility_checks import cluster_facts
 from costmodel.pipeline.results import Result
 from costmodel.pipeline.tco import CATEGORIES
+from costmodel.scenario.schema import Scenario
 
 HEADERS_FILE = DATA_DIR / "csv_headers.yaml"
 _FORMULA_CHARS = frozenset("=+-@\u2212")
@@ -92,22 +97,30 @@ def _check(currency: str | None, rate: float, result: Result) -> tuple[str, floa
     return shown_rate(result.currency, currency, rate)
 
 
-def _head(result: Result, title: str | None) -> dict:
-    """The columns every row begins with: the title, then the cluster and the model."""
+def _head(result: Result, title: str | None, scenario: Scenario | None) -> dict:
+    """The columns every row begins with: the title, then the cluster, the model, the scale-up domain and
+    the site (cooling, PUE, rack power limit [kW], racks; empty without ``scenario``)."""
+    site = {"cooling": "", "build_cooling": "", "pue": "", "rack_power_limit_kw": "", "racks": ""}
+    if scenario is not None:
+        f = cluster_facts(scenario)
+        site = {"cooling": f.cooling, "build_cooling": f.built, "pue": _round(f.pue),
+                "rack_power_limit_kw": _round(f.rack_power_limit_kw), "racks": f.racks}
     return {"scenario": title or result.name, "gpu": result.gpu, "nodes": result.nodes,
-            "gpus_per_node": result.gpus_per_node, "model_params_b": _round(result.model_params_b)}
+            "gpus_per_node": result.gpus_per_node, "model_params_b": _round(result.model_params_b),
+            "scaleup_domain_gpus": result.scaleup_domain_gpus, **site}
 
 
 def yearly_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None,
-               lang: str = "en") -> str:
+               lang: str = "en", scenario: Scenario | None = None) -> str:
     """One row per fabric × year: cost by category and total, in ``currency`` (default: the price book's);
-    ``lang="zh"``: Chinese headers, fabric names and yes/no (:func:`_in_language`)."""
+    ``lang="zh"``: Chinese headers, fabric names and yes/no (:func:`_in_language`); ``scenario`` (the
+    result's) fills the site's columns."""
     cur, rate = _check(currency, rate, result)
     rows = []
     for f in result.fabrics:
         for y in f.yearly:
             rows.append({
-                **_head(result, title), "currency": cur, "fabric": f.id, "family": f.family,
+                **_head(result, title, scenario), "currency": cur, "fabric": f.id, "family": f.family,
                 "year": y["year"], **{c: _round(y[c] * rate, MONEY_DIGITS) for c in CATEGORIES},
                 "total": _round(y["total"] * rate, MONEY_DIGITS),
             })
@@ -121,9 +134,10 @@ SHARE_METRICS = frozenset({"gpu_utilization", "mfu", "hfu", "kernel_efficiency",
 
 
 def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, title: str | None = None,
-                lang: str = "en") -> str:
-    """One row per fabric: totals, breakdown and the main performance and reliability figures,
-    money in ``currency`` (default: the price book's); ``lang="zh"``: Chinese headers and names."""
+                lang: str = "en", scenario: Scenario | None = None) -> str:
+    """One row per fabric: totals, breakdown and the main performance and reliability figures (the
+    scale-out share of a step among them), money in ``currency`` (default: the price book's);
+    ``lang="zh"``: Chinese headers and names; ``scenario`` (the result's) fills the site's columns."""
     cur, rate = _check(currency, rate, result)
     keys = ("nic_gbps", "allreduce_busbw_gbs", "step_time_s", "gpu_utilization", "mfu", "run_days", "runs_per_year",
             "goodput", "interruptions_per_year", "checkpoint_interval_h", "switches", "cpu_overhead_share",
@@ -145,7 +159,7 @@ def results_csv(result: Result, currency: str | None = None, rate: float = 1.0, 
     rows = []
     for f in result.fabrics:
         rows.append({
-            **_head(result, title), "currency": cur, "scope": result.scope, "baseline": result.baseline,
+            **_head(result, title, scenario), "currency": cur, "scope": result.scope, "baseline": result.baseline,
             "fabric": f.id, "family": f.family, "name": f.name, "tco_total": money(f.tco_total), "npv": money(f.npv),
             "delta_vs_baseline": money(f.delta_vs_baseline), "payback_years": _round(f.payback_years, 2),
             "fits_plan": f.fits_plan, **{f"breakdown_{c}": money(f.breakdown[c]) for c in CATEGORIES},
@@ -163,7 +177,7 @@ def _headers(lang: str) -> dict[str, str]:
 def _in_language(rows: list[dict], result: Result, lang: str) -> list[dict]:
     """``rows`` for a reader of ``lang``: English keeps the column ids; Chinese gets the headers of
     ``data/csv_headers.yaml``, each fabric's Chinese name, the scope in words and 是/否 for yes/no
-    (ids such as ``tcp-100`` stay in their own column, for a program reading the file)."""
+    and the cooling in words (ids such as ``tcp-100`` stay in their own column, for a program reading the file)."""
     if lang == "en":
         return rows
     if lang != "zh":
@@ -171,12 +185,15 @@ def _in_language(rows: list[dict], result: Result, lang: str) -> list[dict]:
     head = _headers(lang)
     names = {f.id: f.name_zh or f.name for f in result.fabrics}
     scope = {"cluster": head["scope_cluster"], "fabric": head["scope_fabric"]}
+    cooling = {"air": head["cooling_air"], "liquid": head["cooling_liquid"]}
 
     def cell(key: str, value, row: dict):
         if isinstance(value, bool):
             return head["answer_yes"] if value else head["answer_no"]
         if key in ("name", "baseline"):
             return names.get(row["fabric"] if key == "name" else value, value)
+        if key == "cooling":
+            return cooling.get(value, value)
         return scope.get(value, value) if key == "scope" else value
 
     return [{head[k]: cell(k, v, row) for k, v in row.items()} for row in rows]

@@ -1,6 +1,7 @@
-"""The workbook's ``Training`` sheet: the training plan, the cluster's topology inputs,
-the nccl-tests measurements, each fabric's layout, step time, MFU/HFU and GPU memory, and its bill
-of materials.
+"""The workbook's ``Training`` sheet: the training plan, the cluster's topology inputs (with the
+scale-up domain, servers per rack and compute racks as the model takes them), the nccl-tests
+measurements, each fabric's layout, step time, scale-out share of a step, MFU/HFU and GPU memory, and
+its bill of materials.
 
 Every figure is a number with a number format (booleans are 1/0 shown as on/off or yes/no); the
 sheet holds values, not formulas: the step time, layout, memory and bill of materials come from
@@ -11,6 +12,7 @@ log header) is written as text.
 from __future__ import annotations
 
 from costmodel.exports import layout_text as layout
+from costmodel.pipeline.facility_checks import ClusterFacts
 from costmodel.pipeline.stages.topology import BOM_KEYS
 from costmodel.scenario.schema import Scenario
 
@@ -70,6 +72,7 @@ RESULT_ROWS = (
     ("compute_time_s", "#,##0.000"),
     ("comm_time_s", "#,##0.000"),
     ("exposed_comm_s", "#,##0.000"),
+    ("scaleout_share", "0.0%"),
     ("mfu", "0.0%"),
     ("hfu", "0.0%"),
     ("kernel_efficiency", "0.0%"),
@@ -154,9 +157,10 @@ def _plan_rows(sh: _Sheet, scenario: Scenario, r: int) -> int:
     return r
 
 
-def _topology_rows(sh: _Sheet, scenario: Scenario, p, r: int) -> int:
+def _topology_rows(sh: _Sheet, scenario: Scenario, p, r: int, facts: ClusterFacts) -> int:
     """The cluster's topology inputs from row ``r`` (effective GPUs and NICs per node from the inputs
-    ``p`` where the scenario leaves them to the catalog); returns the last row written."""
+    ``p`` where the scenario leaves them to the catalog), then the scale-up domain, servers per rack and
+    compute racks of ``facts``; returns the last row written."""
     sh.ws.write_string(r, 0, sh.tt["topology"], sh.bold)
     sh.header(r + 1)
     r += 1
@@ -168,6 +172,10 @@ def _topology_rows(sh: _Sheet, scenario: Scenario, p, r: int) -> int:
         if value is None:
             value = effective.get(key)
         sh.value_row(r, sh.tt["cluster"][key], value, unit, code)
+    for key, value in (("scaleup_domain_gpus", facts.domain_gpus), ("servers_per_rack", facts.servers_per_rack),
+                       ("racks", facts.racks)):
+        r += 1
+        sh.value_row(r, sh.tt["cluster"][key], value, "count", "#,##0")
     return r
 
 
@@ -239,14 +247,15 @@ def _bom_rows(sh: _Sheet, res, r: int) -> int:
     return r
 
 
-def training_sheet(book, scenario: Scenario, p, st, res) -> None:
+def training_sheet(book, scenario: Scenario, p, st, res, facts: ClusterFacts) -> None:
     """Write the ``Training`` sheet of the workbook ``book`` (an ``export_xlsx._Book``) for
-    ``scenario``, its inputs ``p`` (effective GPUs and NICs per node), structure ``st`` and result ``res``."""
+    ``scenario``, its inputs ``p`` (effective GPUs and NICs per node), structure ``st``, result ``res``
+    and its domain and racks ``facts``."""
     sh = _Sheet(book, list(st.fabric_ids))
     sh.ws.write_string(0, 0, sh.tt["title"], sh.bold)
     sh.ws.write_string(1, 0, sh.tt["step_note"], sh.note)
     r = _plan_rows(sh, scenario, 3)
-    r = _topology_rows(sh, scenario, p, r + 2)
+    r = _topology_rows(sh, scenario, p, r + 2, facts)
     r = _measurement_rows(sh, scenario, r + 2)
     r = _result_rows(sh, res, r + 2)
     _bom_rows(sh, res, r + 2)

@@ -43,6 +43,7 @@ from costmodel.exports.training_sheet import training_sheet
 from costmodel.exports.unit_cost_table import unit_cost_table
 from costmodel.exports.work_sheet import work_sheet
 from costmodel.money import ledger
+from costmodel.pipeline.facility_checks import ClusterFacts, cluster_facts
 from costmodel.pipeline.inputs import build
 from costmodel.pipeline.tco import CATEGORIES, compute
 from costmodel.scenario import price_books, titles
@@ -199,7 +200,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
            "edit_money": wb.add_format({"bg_color": "#FFF7D6", "num_format": MONEY_FORMATS[shown]}),
            "note": wb.add_format({"italic": True, "font_color": "#666666"})}
     book = _Book(wb, tx, shown, rate, fabric_names(lang, cat), fmt, lang)
-    names, fab_names = _inputs_sheet(book, title, p, st, compute(p, st).drivers)
+    names, fab_names = _inputs_sheet(book, title, p, st, compute(p, st).drivers, cluster_facts(scenario, cat))
     _setup_row(book.wb.worksheets()[0], 5, scenario, lang, fmt["bold"])  # the cluster and the model, on the first sheet
 
     # one cash-flow sheet per fabric, its formulas from the money ledger
@@ -220,7 +221,7 @@ def workbook_bytes(scenario: Scenario, currency: str | None = None, rate: float 
     _setup_row(book.wb.get_worksheet_by_name(tx["sheet_summary"]), 2, scenario, lang, fmt["bold"])
     summary_after_tax(book, st, res, tco_cells, after_tax)
     unit_cost_table(book, st, res, tco_cells, refs_by_fabric, float(p.tokens_per_run.ravel()[0]))  # cost of a run
-    training_sheet(book, scenario, p, st, res)
+    training_sheet(book, scenario, p, st, res, cluster_facts(scenario, cat))
     work_sheet(book, res)  # the same work, each fabric sized to deliver it
     rent_sheet(book, scenario, res, lang)  # own vs rent
     reliability_sheet(book, st, res)
@@ -241,9 +242,11 @@ def _scope_text(book: _Book, st) -> str:
     return book.tx["scope_cluster"] if st.scope == "cluster" else book.tx["scope_fabric"]
 
 
-def _inputs_sheet(book: _Book, title: str, p, st, drivers: dict) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
-    """The Inputs sheet: the scenario's header, the scalar inputs, the per-fabric inputs and model values,
-    each a named cell; returns the names of the scalar cells (by key) and of the fabric cells (by fabric, key)."""
+def _inputs_sheet(book: _Book, title: str, p, st, drivers: dict,
+                  facts: ClusterFacts) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+    """The Inputs sheet: the scenario's header, the scalar inputs (the PUE's row says when it follows the
+    cooling), the cooling (:func:`_cooling_rows`), the per-fabric inputs and model values, each number a
+    named cell; returns the names of the scalar cells (by key) and of the fabric cells (by fabric, key)."""
     wb, tx, fmt = book.wb, book.tx, book.fmt
     bold, note = fmt["bold"], fmt["note"]
     ws = wb.add_worksheet(tx["sheet_inputs"])
@@ -273,8 +276,11 @@ def _inputs_sheet(book: _Book, title: str, p, st, drivers: dict) -> tuple[dict[s
         ws.write_string(row, 2, book.unit_text(unit))
         if not editable:
             ws.write_string(row, 3, tx["model_value_note"], note)
+        elif key == "pue" and facts.pue_follows_cooling:
+            ws.write_string(row, 3, tx["pue_follows_note"].format(kind=tx["cooling_kinds"][facts.cooling]), note)
         names[key] = f"in_{key}"
         wb.define_name(names[key], f"={inputs}!{xl_rowcol_to_cell(row, 1, row_abs=True, col_abs=True)}")
+    row = _cooling_rows(book, ws, row, facts)
     ws.write_string(row + 1, 3, tx["yellow_note"], note)
 
     row += 3
@@ -295,6 +301,20 @@ def _inputs_sheet(book: _Book, title: str, p, st, drivers: dict) -> tuple[dict[s
     ws.set_column(1, 1 + len(st.fabric_ids), 16)
     ws.set_column(3, 3, 60)
     return names, fab_names
+
+
+def _cooling_rows(book: _Book, ws, row: int, facts: ClusterFacts) -> int:
+    """The cooling kind and whether it is built for the cluster, as text rows after row ``row`` (model
+    values: the PUE and the cooling capex per kW above are the numbers they set); returns the last row."""
+    tx, units = book.tx, book.tx["training"]["units"]
+    for key, value, unit in (("cooling", tx["cooling_kinds"][facts.cooling], units["option"]),
+                             ("build_cooling", tx["answer"]["yes" if facts.built else "no"], units["on/off"])):
+        row += 1
+        ws.write_string(row, 0, tx["inputs"][key])
+        ws.write_string(row, 1, value)
+        ws.write_string(row, 2, unit)
+        ws.write_string(row, 3, tx["cooling_note"], book.fmt["note"])
+    return row
 
 
 def _summary_sheet(book: _Book, title: str, st, res, tco_cells: dict, npv_cells: dict) -> None:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from costmodel.catalog.loader import Catalog, load_catalog
 from costmodel.physics import racks
+from costmodel.scenario import scaleup
 from costmodel.scenario.schema import Scenario
 
 W_PER_KW = 1000.0
@@ -45,6 +46,48 @@ def rack_plan(scenario: Scenario, catalog: Catalog | None = None) -> RackPlan:
     limit = scenario.facility.rack_power_limit_kw
     per = racks.servers_per_rack(c.nodes_per_rack, limit, kw)
     return RackPlan(kw, int(per), int(racks.racks(c.nodes, per)), float(limit))
+
+
+@dataclass(frozen=True)
+class ClusterFacts:
+    """What a customer's documents say of the 2026 cluster fields, as the model uses them.
+
+    ``domain_gpus`` GPUs per scale-up domain [count] (``domain_set``: the scenario sets it, else the GPU's
+    reference design), ``gpus_per_node`` [count]; ``cooling`` ``air`` or ``liquid`` and whether it is
+    ``built`` for the cluster (costed) or in place; ``pue`` [ratio] and whether it ``pue_follows_cooling``
+    (the scenario leaves it empty); the site's ``rack_power_limit_kw`` [kW], ``servers_per_rack`` and
+    compute ``racks`` [count] (:func:`rack_plan`)."""
+
+    domain_gpus: int
+    domain_set: bool
+    gpus_per_node: int
+    cooling: str
+    built: bool
+    pue: float
+    pue_follows_cooling: bool
+    rack_power_limit_kw: float
+    servers_per_rack: int
+    racks: int
+
+    @property
+    def rack_scale(self) -> bool:
+        """Whether a scale-up domain spans more than one server (an NVL72 rack, a CloudMatrix)."""
+        return self.domain_gpus > self.gpus_per_node
+
+
+def cluster_facts(scenario: Scenario, catalog: Catalog | None = None) -> ClusterFacts:
+    """The scale-up domain, the cooling, the PUE used and the racks of ``scenario`` (the figures the
+    pipeline's inputs take: :func:`costmodel.scenario.scaleup.domain_gpus`, the cooling's typical PUE)."""
+    cat = catalog or load_catalog()
+    c, fa = scenario.cluster, scenario.facility
+    gpu = cat.gpus[c.gpu]
+    g = int(c.gpus_per_node or gpu.default_gpus_per_node.typical)
+    plan = rack_plan(scenario, cat)
+    pue = cat.cooling[fa.cooling].pue.typical if fa.pue is None else fa.pue
+    return ClusterFacts(domain_gpus=int(scaleup.domain_gpus(c.scaleup_domain_gpus, g, gpu)),
+                        domain_set=c.scaleup_domain_gpus is not None, gpus_per_node=g, cooling=fa.cooling,
+                        built=bool(fa.build_cooling), pue=float(pue), pue_follows_cooling=fa.pue is None,
+                        rack_power_limit_kw=plan.limit_kw, servers_per_rack=plan.servers_per_rack, racks=plan.racks)
 
 
 def warnings(scenario: Scenario, catalog: Catalog | None = None) -> list[FacilityWarning]:

@@ -53,6 +53,7 @@ def test_the_chinese_csv_files_headers_and_names_are_chinese(make):
 def test_the_english_csv_keeps_its_column_ids():
     res = costmodel.evaluate(costmodel.load_preset("seed-intro-32xA100"))
     header = next(csv.reader(io.StringIO(results_csv(res))))
-    head = ["scenario", "gpu", "nodes", "gpus_per_node", "model_params_b"]
-    assert header[:11] == [*head, "currency", "scope", "baseline", "fabric", "family", "name"]
-    assert next(csv.reader(io.StringIO(yearly_csv(res))))[:9] == [*head, "currency", "fabric", "family", "year"]
+    head = ["scenario", "gpu", "nodes", "gpus_per_node", "model_params_b", "scaleup_domain_gpus", "cooling",
+            "build_cooling", "pue", "rack_power_limit_kw", "racks"]
+    assert header[:17] == [*head, "currency", "scope", "baseline", "fabric", "family", "name"]
+    assert next(csv.reader(io.StringIO(yearly_csv(res))))[:15] == [*head, "currency", "fabric", "family", "year"]

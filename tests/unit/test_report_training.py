@@ -51,8 +51,9 @@ def test_section_has_the_plan_and_each_fabrics_layout_step_and_memory(lang):
         assert row[0].startswith(names[f.id]) and (t("rtrain.measured_mark") in row[0]) == (f.measured is not None)
         assert row[1] == layout_text(t, x).replace("&", "&amp;")
         assert row[2] == format_number(x["step_time_s"], 3) and row[4] == format_number(x["exposed_comm_s"], 3)
-        assert row[5] == format_share(x["mfu"], 1) and row[6] == format_share(x["hfu"], 1)
-        assert row[7] == f"{format_number(x['memory_gb_per_gpu'], 1)} / {format_number(x['memory_usable_gb'], 1)}"
+        assert row[5] == format_share(x["scaleout_share"], 1)
+        assert row[6] == format_share(x["mfu"], 1) and row[7] == format_share(x["hfu"], 1)
+        assert row[8] == f"{format_number(x['memory_gb_per_gpu'], 1)} / {format_number(x['memory_usable_gb'], 1)}"
 
 
 def test_a_measurement_header_is_escaped():

@@ -148,16 +148,29 @@ def _lines(value: str, width, size: float) -> int:
     return lines
 
 
+def _layout(header: Sequence[str], rows: Sequence[Sequence[str]], w, size: float,
+            first_col_share: float) -> tuple[list[int], list[int]]:
+    """The columns' widths and the rows' heights (EMU) of a :func:`table`, header row first."""
+    first = int(w * first_col_share) if len(header) > 1 else int(w)
+    rest = (int(w) - first) // max(1, len(header) - 1)
+    widths = [first, *[rest] * (len(header) - 1)]
+    heights = [Pt(size * 1.4 * max(_lines(v, cw, size) for v, cw in zip(row, widths, strict=False)) + 6)
+               for row in [list(header), *map(list, rows)]]
+    return widths, heights
+
+
+def table_height(header: Sequence[str], rows: Sequence[Sequence[str]], w, size: float = 11,
+                 first_col_share: float = 0.3) -> int:
+    """The height (EMU) :func:`table` would draw these rows at, without drawing them."""
+    return sum(_layout(header, rows, w, size, first_col_share)[1])
+
+
 def table(deck: Deck, slide, header: Sequence[str], rows: Sequence[Sequence[str]], x, y, w,
           size: float = 11, first_col_share: float = 0.3, right_from: int = 1) -> int:
     """A table: the header on the primary colour, banded rows, columns from ``right_from`` right-aligned;
     each row as tall as its longest cell wraps to. Returns the table's height (EMU)."""
-    first = int(w * first_col_share) if len(header) > 1 else int(w)
-    rest = (int(w) - first) // max(1, len(header) - 1)
-    widths = [first, *[rest] * (len(header) - 1)]
+    widths, heights = _layout(header, rows, w, size, first_col_share)
     body = [list(header), *map(list, rows)]
-    heights = [Pt(size * 1.4 * max(_lines(v, cw, size) for v, cw in zip(row, widths, strict=False)) + 6)
-               for row in body]
     shape = slide.shapes.add_table(len(body), len(header), x, y, w, sum(heights))
     tbl = shape.table
     for j, col in enumerate(tbl.columns):

@@ -1,5 +1,6 @@
 """The deck's later slides: risk (Monte Carlo P10/P50/P90, the tornado of ΔTCO), the bill of materials,
-the assumptions with their sources and the closing slide. The same computations as the PDF report
+the assumptions (the cluster's scale-up domain, cooling, PUE and racks above the prices) with their
+sources and the closing slide. The same computations as the PDF report
 (:mod:`webui.reports.html`): the report's Monte Carlo sample and the tornado of the cost-optimal fabric."""
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ import costmodel
 from costmodel.analysis import uncertainty
 from costmodel.catalog.formatting import format_number, format_share
 from costmodel.money import bom
+from costmodel.pipeline.facility_checks import cluster_facts
 from costmodel.scenario import price_books
 from webui.i18n import labels
 from webui.reports.deck_base import (
     BODY_H,
     BODY_TOP,
     BODY_W,
+    DARK,
     GREY,
     MARGIN,
     Deck,
@@ -26,13 +29,17 @@ from webui.reports.deck_base import (
     new_slide,
     shown,
     table,
+    table_height,
     text,
 )
+from webui.sections import cluster_facts as facts_text
 from webui.sections.work_risk import REPORT_DRAWS, REPORT_SEED
 
 TORNADO_TOP = 8  # inputs on the tornado slide, the largest swings
-ASSUMPTION_ROWS = 14  # rows of the assumptions table (the GPU's prices first, then the fabrics')
+ASSUMPTION_ROWS = 14  # rows of the assumptions table at most (the GPU's prices first, then the fabrics')
 SOURCES_PER_COLUMN = 12
+CLUSTER_LINE_H = Inches(0.6)  # the cluster's line above the assumptions table (two lines at 11 pt)
+NOTE_H = Inches(0.6)  # the sources note below it
 
 
 def monte_carlo(deck: Deck):
@@ -143,14 +150,21 @@ def assumptions(deck: Deck) -> tuple[list[list[str]], dict[str, tuple[int, set[s
 
 
 def assumptions_slide(deck: Deck, number: int, rows: list[list[str]]) -> None:
-    """The prices behind the figures, the GPU's first."""
+    """The cluster in one line (scale-up domain, cooling, PUE, rack power limit, racks), then the prices
+    behind the figures, the GPU's first."""
     t = deck.t
     slide = new_slide(deck, t("pdf.assumptions"), number)
-    shown_rows = rows[:ASSUMPTION_ROWS]
+    text(slide, MARGIN, BODY_TOP, BODY_W, CLUSTER_LINE_H, facts_text.deck_line(t, cluster_facts(deck.scenario)),
+         size=11, color=DARK)
     header = [t("assumptions.col_quantity"), *(deck.names[f] for f in deck.scenario.fabrics)]
-    height = table(deck, slide, header, shown_rows, MARGIN, BODY_TOP, BODY_W, size=10, first_col_share=0.3)
+    top = BODY_TOP + CLUSTER_LINE_H
+    n = ASSUMPTION_ROWS  # as many rows as leave the note room above the footer
+    while n > 1 and top + table_height(header, rows[:n], BODY_W, 10, 0.3) + NOTE_H > BODY_TOP + BODY_H:
+        n -= 1
+    shown_rows = rows[:n]
+    height = table(deck, slide, header, shown_rows, MARGIN, top, BODY_W, size=10, first_col_share=0.3)
     note = t("deck.assumptions_more", n=len(rows) - len(shown_rows)) if len(rows) > len(shown_rows) else ""
-    text(slide, MARGIN, BODY_TOP + height + Inches(0.1), BODY_W, Inches(0.5),
+    text(slide, MARGIN, top + height + Inches(0.1), BODY_W, Inches(0.5),
          " ".join(x for x in (t("rpt.sources_note"), note) if x), size=10, color=GREY)
 
 

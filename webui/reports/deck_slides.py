@@ -107,16 +107,18 @@ def categories_slide(deck: Deck, number: int) -> None:
 
 
 def kpi_slide(deck: Deck, number: int) -> None:
-    """Every fabric on the cluster entered: TCO, ΔTCO, NPV, payback, days per run, GPU utilisation."""
+    """Every fabric on the cluster entered: TCO, ΔTCO, NPV, payback, days per run, GPU utilisation and the
+    scale-out share of a step."""
     t, res, conv = deck.t, deck.res, deck.conv
     slide = new_slide(deck, t("rpt.kpi_title"), number)
     rows = [[deck.names[f.id], conv.short(f.tco_total), conv.short(f.delta_vs_baseline),
              conv.short(f.npv), duration_text(t, f.payback_years, short=True),
-             format_number(f.metrics["run_days"], 1), format_share(f.metrics["gpu_utilization"])]
+             format_number(f.metrics["run_days"], 1), format_share(f.metrics["gpu_utilization"]),
+             format_share(f.metrics["scaleout_share"], 1)]
             for f in res.fabrics]
     header = [t("spec.fabric"), t("kpi.tco", years=res.horizon_years), t("chart.delta_vs_baseline"), t("kpi.npv"),
-              t("kpi.payback"), t("kpi.run_days"), t("kpi.gpu_util")]
-    height = table(deck, slide, header, rows, MARGIN, BODY_TOP + Inches(0.2), BODY_W, size=13, first_col_share=0.22)
+              t("kpi.payback"), t("kpi.run_days"), t("kpi.gpu_util"), t("cluster26.col_scaleout")]
+    height = table(deck, slide, header, rows, MARGIN, BODY_TOP + Inches(0.2), BODY_W, size=12, first_col_share=0.22)
     notes = compare_notes.slowdown_lines(t, res, deck.names)[:2]
     if notes:
         text(slide, MARGIN, BODY_TOP + height + Inches(0.5), BODY_W, Inches(1.8),

@@ -30,6 +30,7 @@ from costmodel.analysis.work_risk import work_monte_carlo
 from costmodel.catalog.currency import shown_rate
 from costmodel.catalog.formatting import format_share, format_sig
 from costmodel.evidence.claims import check_preset
+from costmodel.pipeline.facility_checks import cluster_facts
 from costmodel.pipeline.tco import CATEGORIES
 from costmodel.scenario import price_books
 from costmodel.scenario import titles as model_titles
@@ -210,7 +211,8 @@ def report_html(scenario: costmodel.Scenario, lang: str = "en", preset_id: str |
             + cover(t, the_brand, title, [setup, facility.rack_line(t, scenario, cat), book_line],
                     Proposal.of(proposal), dt.date.today(), warnings=facility.warning_lines(t, scenario, cat)))
     headline = breakdown_bar(res, labels.chart_labels(t), conv.display.short, rate)
-    parts = [summary_page(t, res, names, conv, _table, _chart_img(0, headline, HEADLINE_H)),
+    parts = [summary_page(t, res, names, conv, _table, _chart_img(0, headline, HEADLINE_H),
+                          cluster_facts(scenario, cat)),
              key_figures(t, res, names, conv, _table)]
     drawn = uncertainty.sample(scenario, REPORT_DRAWS, REPORT_SEED)  # one sample: the histogram and the same-work table
     charts_html, figures = _charts(t, scenario, res, names, conv, rate, resale_note, drawn)

@@ -8,18 +8,21 @@ import html
 from collections.abc import Callable
 
 from costmodel.catalog.formatting import format_number, format_share
+from costmodel.pipeline.facility_checks import ClusterFacts
 from webui.i18n import labels
 from webui.i18n.durations import duration_text
 from webui.i18n.money import Money
 from webui.i18n.translator import Translator
-from webui.sections import compare_notes, equal_work
+from webui.sections import cluster_facts, compare_notes, equal_work
 
 HEADLINE_H = 330  # px of the headline chart's SVG on the summary page (the others: html.CHART_H)
 
 
-def summary_page(t: Translator, res, names: dict, conv: Money, table: Callable, headline: str) -> str:
-    """The executive summary on one page: the cost-optimal fabric and why, ``headline`` (the chart's
-    image), and each fabric's TCO, difference, NPV and payback."""
+def summary_page(t: Translator, res, names: dict, conv: Money, table: Callable, headline: str,
+                 facts: ClusterFacts | None = None) -> str:
+    """The executive summary on one page: the cost-optimal fabric and why, for a rack-scale cluster
+    (``facts``) the scale-out share of a step in one sentence, ``headline`` (the chart's image), and each
+    fabric's TCO, difference, NPV and payback."""
     e = html.escape
     rec = res.recommendation
     base, best = res.fabric(res.baseline), res.fabric(rec.cost_optimal)
@@ -28,6 +31,9 @@ def summary_page(t: Translator, res, names: dict, conv: Money, table: Callable, 
     parts.append(f"<p>{e(t('pdf.summary_text', best=names[best.id], delta=conv(best.delta_vs_baseline, signed=True), base=names[base.id], years=h, days=format_number(best.metrics['run_days'], 1), payback=duration_text(t, best.payback_years)))}</p>")  # noqa: E501
     parts.append(f"<p>{e(t('pdf.rule_vs_cost', rule=names.get(rec.rule, '—') if rec.rule else '—', best=names[best.id]))}</p>")  # noqa: E501
     parts.append(f"<p>{e(compare_notes.picks_sentence(t, conv, res, names))}</p>")
+    scaleout = cluster_facts.scaleout_sentence(t, res, facts, names) if facts is not None else ""
+    if scaleout:
+        parts.append(f"<p>{e(scaleout)}</p>")
     parts.append("<ul>" + "".join(f"<li>{e(labels.reason(t, rc, conv))}</li>"
                                   for rc in rec.reason_codes) + "</ul></div>")
     parts.append(f"<h3>{e(t('prop.headline', years=h))}</h3>{headline}")

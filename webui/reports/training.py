@@ -1,6 +1,7 @@
 """The PDF report's section "Training plan and step time": the plan as a compact
-two-pair table, the nccl-tests measurements, and per fabric its layout, step time, compute,
-exposed communication, MFU, HFU and GPU memory (used / usable, fits). Texts in
+two-pair table (the cluster's scale-up domain, cooling, PUE, rack power limit and racks among its
+inputs), the nccl-tests measurements, and per fabric its layout, step time, compute, exposed
+communication, the scale-out share of a step, MFU, HFU and GPU memory (used / usable, fits). Texts in
 ``locales/{en,zh}/report_training.yaml`` and the Cluster page's field labels; every cell is
 HTML-escaped (a measurement's log header is user text)."""
 
@@ -11,9 +12,12 @@ from collections.abc import Callable
 
 import costmodel
 from costmodel.catalog.formatting import format_number, format_share
+from costmodel.pipeline.facility_checks import cluster_facts
 from costmodel.pipeline.inputs import build
 from webui.i18n.layouts import layout_text
 from webui.i18n.translator import Translator
+from webui.sections import cluster_facts as facts_text
+from webui.sections.scaleout import scaleout_caption, scaleout_note
 
 #: the plan's rows: (group, field, how the value is shown)
 WORKLOAD_FIELDS = ("model_params_b", "active_params_b", "tokens_per_run_b", "global_batch_tokens_m", "seq_len",
@@ -42,9 +46,9 @@ def _value(t: Translator, group: str, key: str, value) -> str:
 
 
 def plan_rows(t: Translator, scenario: costmodel.Scenario) -> list[tuple[str, str]]:
-    """(label, value) of the GPU (its catalog name), every topology and training-plan input of
-    ``scenario``; GPUs and NICs per node as the model uses them (an empty field means the GPU's
-    reference server)."""
+    """(label, value) of the GPU (its catalog name), every topology input of ``scenario``, its scale-up
+    domain, cooling, PUE, rack power limit and racks, then the training plan; GPUs and NICs per node,
+    the domain and the PUE as the model uses them (an empty field means the GPU's reference design)."""
     p = build(scenario).inputs
     effective = {"gpus_per_node": float(p.gpus_per_node.ravel()[0]), "nics_per_node": float(p.nics_per_node.ravel()[0])}
     gpu = (t("field.cluster.gpu"), costmodel.catalog.loader.load_catalog().gpus[scenario.cluster.gpu].name)
@@ -53,18 +57,21 @@ def plan_rows(t: Translator, scenario: costmodel.Scenario) -> list[tuple[str, st
                for k in CLUSTER_FIELDS]
     workload = [(t(f"field.workload.{k}"), _value(t, "workload", k, getattr(scenario.workload, k)))
                 for k in WORKLOAD_FIELDS]
-    return [gpu, *cluster, *workload]  # what the cluster is first: the GPU, then the nodes
+    site = facts_text.rows(t, cluster_facts(scenario))
+    return [gpu, *cluster, *site, *workload]  # what the cluster is first: the GPU, then the nodes
 
 
 def fabric_rows(t: Translator, res, names: dict[str, str]) -> list[list[str]]:
-    """Per fabric: name (marked when measured), layout, step, compute, exposed comm., MFU, HFU, memory, fits."""
+    """Per fabric: name (marked when measured), layout, step [s], compute [s], exposed comm. [s], the
+    scale-out share of a step [%], MFU, HFU, memory [GB], fits."""
     out = []
     for f in res.fabrics:
         m = f.metrics
         out.append([
             names[f.id] + (t("rtrain.measured_mark") if f.measured else ""), layout_text(t, m),
             format_number(m["step_time_s"], 3), format_number(m["compute_time_s"], 3),
-            format_number(m["exposed_comm_s"], 3), format_share(m["mfu"], 1), format_share(m["hfu"], 1),
+            format_number(m["exposed_comm_s"], 3), format_share(m["scaleout_share"], 1),
+            format_share(m["mfu"], 1), format_share(m["hfu"], 1),
             f"{format_number(m['memory_gb_per_gpu'], 1)} / {format_number(m['memory_usable_gb'], 1)}",
             t("rtrain.yes" if m["fits_memory"] else "rtrain.no"),
         ])
@@ -94,8 +101,9 @@ def training_section(t: Translator, scenario: costmodel.Scenario, res, names: di
     else:
         parts.append(f"<p class='muted'>{e(t('rtrain.no_measurements'))}</p>")
     parts.append(f"<p><b>{e(t('rtrain.results'))}</b></p>")
-    parts.append(table([t(f"rtrain.{k}") for k in ("col_fabric", "col_layout", "col_step", "col_compute",
-                                                   "col_exposed", "col_mfu", "col_hfu", "col_memory", "col_fits")],
-                       fabric_rows(t, res, names), numeric_from=2, text_after=8,
-                       widths=[14, 27, 7, 8, 9, 8, 8, 12, 7]))
+    head = [t(f"rtrain.{k}") for k in ("col_fabric", "col_layout", "col_step", "col_compute", "col_exposed")]
+    head += [t("cluster26.col_scaleout"), *(t(f"rtrain.{k}") for k in ("col_mfu", "col_hfu", "col_memory", "col_fits"))]
+    parts.append(table(head, fabric_rows(t, res, names), numeric_from=2, text_after=9,
+                       widths=[13, 22, 7, 8, 9, 9, 7, 7, 11, 7]))
+    parts.append(f"<p class='muted'>{e(scaleout_caption(t, res))} {e(scaleout_note(t, res))}</p>")
     return "".join(parts)
