@@ -150,7 +150,8 @@ def test_report_downloads_are_built_on_click(browser, server, tmp_path):
         page.get_by_role("button", name="Download").nth(2).click()
     text = info.value.path().read_text(encoding="utf-8-sig")
     _settle(page)
-    head = "scenario,gpu,nodes,gpus_per_node,model_params_b,currency,fabric,family,year"
+    head = ("scenario,gpu,nodes,gpus_per_node,model_params_b,scaleup_domain_gpus,cooling,build_cooling,pue,"
+            "rack_power_limit_kw,racks,currency,fabric,family,year")
     assert text.splitlines()[0].startswith(head)
     assert len(text.strip().splitlines()) == 1 + 4 * 6
     context.close()
