@@ -59,35 +59,45 @@ def _small_png(png: bytes, path: Path) -> None:
     img.save(path, optimize=True)
 
 
+def launch(p):
+    """Debian's Chromium (``CHROMIUM``, default /usr/bin/chromium), headless, for screenshots."""
+    return p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
+                             args=["--no-sandbox", "--disable-gpu"])
+
+
+def shoot_page(browser, url: str, lang: str, charts: int, path: Path) -> Path:
+    """The whole page at ``url`` (``lang``: the browser's locale) once ``charts`` Plotly charts are drawn,
+    as a 1500-px-wide palette PNG at ``path``."""
+    ctx = browser.new_context(viewport={"width": 1500, "height": 1200}, locale="zh-CN" if lang == "zh" else "en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(url)
+    page.wait_for_selector("h1")
+    _settle(page)
+    # Streamlit scrolls its main block, not the document: grow the viewport to the page
+    height = page.evaluate("() => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
+                           ".getBoundingClientRect().height + 150")
+    page.set_viewport_size({"width": 1500, "height": min(max(int(height) + 40, 900), 12000)})
+    # every chart drawn, then a moment for their text
+    page.wait_for_function(f"() => document.querySelectorAll('.js-plotly-plot').length >= {charts}",
+                           timeout=TIMEOUT_MS)
+    page.wait_for_timeout(1500)
+    _small_png(page.screenshot(), path)
+    ctx.close()
+    return path
+
+
 def shoot(base: str, out: Path, counts=COUNTS, langs=("zh", "en")) -> list[Path]:
     out.mkdir(parents=True, exist_ok=True)
     written = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         for n in counts:
             token = scenario_token(n)
             for lang in langs:
-                ctx = browser.new_context(viewport={"width": 1500, "height": 1200},
-                                          locale="zh-CN" if lang == "zh" else "en-US")
-                page = ctx.new_page()
-                page.set_default_timeout(TIMEOUT_MS)
                 cur = "CNY" if lang == "zh" else "USD"
-                page.goto(f"{base}/?p={PRESET}&s={token}&lang={lang}&cur={cur}")
-                page.wait_for_selector("h1")
-                _settle(page)
-                # Streamlit scrolls its main block, not the document: grow the viewport to the page
-                height = page.evaluate("() => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
-                                       ".getBoundingClientRect().height + 150")
-                page.set_viewport_size({"width": 1500, "height": min(max(int(height) + 40, 900), 12000)})
-                # every chart drawn (breakdown, cumulative, waterfall), then a moment for their text
-                page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= "
-                                       f"{CHARTS}", timeout=TIMEOUT_MS)
-                page.wait_for_timeout(1500)
-                path = out / f"compare-{n}-fabrics-{lang}.png"
-                _small_png(page.screenshot(), path)
-                written.append(path)
-                ctx.close()
+                written.append(shoot_page(browser, f"{base}/?p={PRESET}&s={token}&lang={lang}&cur={cur}", lang,
+                                          CHARTS, out / f"compare-{n}-fabrics-{lang}.png"))
         browser.close()
     return written
 

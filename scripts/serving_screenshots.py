@@ -12,7 +12,6 @@ Playwright and Chromium (``CHROMIUM``, default /usr/bin/chromium).
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare_screenshots import TIMEOUT_MS, _settle, _small_png
+from compare_screenshots import launch, shoot_page
 
 from costmodel.scenario.presets import load_preset
 from webui.session import share
@@ -34,27 +33,11 @@ def shoot(base: str, out: Path, langs=("zh", "en")) -> list[Path]:
     token = share.encode(load_preset(PRESET), PRESET)
     written = []
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=os.environ.get("CHROMIUM", "/usr/bin/chromium"),
-                                    args=["--no-sandbox", "--disable-gpu"])
+        browser = launch(p)
         for lang in langs:
-            ctx = browser.new_context(viewport={"width": 1500, "height": 1200},
-                                      locale="zh-CN" if lang == "zh" else "en-US")
-            page = ctx.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
             cur = "CNY" if lang == "zh" else "USD"
-            page.goto(f"{base}/serving?p={PRESET}&s={token}&lang={lang}&cur={cur}")
-            page.wait_for_selector("h1")
-            _settle(page)
-            height = page.evaluate("() => document.querySelector('[data-testid=\"stMainBlockContainer\"]')"
-                                   ".getBoundingClientRect().height + 150")
-            page.set_viewport_size({"width": 1500, "height": min(max(int(height) + 40, 900), 12000)})
-            page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 1",
-                                   timeout=TIMEOUT_MS)
-            page.wait_for_timeout(1500)
-            path = out / f"serving-{lang}.png"
-            _small_png(page.screenshot(), path)
-            written.append(path)
-            ctx.close()
+            written.append(shoot_page(browser, f"{base}/serving?p={PRESET}&s={token}&lang={lang}&cur={cur}", lang, 1,
+                                      out / f"serving-{lang}.png"))
         browser.close()
     return written
 
